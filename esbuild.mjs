@@ -1,0 +1,52 @@
+// Bundles every entry point that exists. Each bundle is self-contained; WASM assets are copied next to it
+// because the libraries that load them look beside their own script (__dirname).
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const nodeCommon = {
+  bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
+  minify: production, logLevel: 'warning', external: ['vscode'],
+  // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+const entries = [
+  { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', ...nodeCommon,
+    banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js } },
+  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', ...nodeCommon },
+  { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
+  { in: 'webview/main.ts', out: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife',
+    target: 'es2022', sourcemap: !production, minify: production, logLevel: 'warning' },
+  { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon },
+];
+
+// WASM files the bundles load at run time: [source, destination file name in dist/].
+const assets = [
+  ['node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'node-sqlite3-wasm.wasm'],
+];
+const treeSitterDir = 'node_modules/@vscode/tree-sitter-wasm/wasm';
+if (existsSync(treeSitterDir)) {
+  for (const f of readdirSync(treeSitterDir)) if (f.endsWith('.wasm')) assets.push([join(treeSitterDir, f), f]);
+}
+if (existsSync('node_modules/re2-wasm/build/wasm/re2.wasm')) assets.push(['node_modules/re2-wasm/build/wasm/re2.wasm', 're2.wasm']);
+
+async function main() {
+  mkdirSync('dist', { recursive: true });
+  for (const [src, name] of assets) if (existsSync(src)) copyFileSync(src, join('dist', name));
+  const builds = entries.filter((e) => existsSync(e.in)).map(({ in: entry, out, ...opts }) => {
+    mkdirSync(dirname(out), { recursive: true });
+    return { entryPoints: [entry], outfile: out, ...opts };
+  });
+  if (watch) {
+    for (const b of builds) await (await esbuild.context(b)).watch();
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+main().catch((err) => { console.error(err.message ?? err); process.exit(1); });

@@ -1,0 +1,49 @@
+/**
+ * Every failure the product reports carries one code from this closed list, so the CLI (exit codes),
+ * the MCP server (isError results) and the editor (notifications) can react without parsing messages.
+ * Add a code here, never invent one at a call site.
+ */
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT', // the caller passed something we cannot use
+  'VAULT_NOT_FOUND', // no vault at the path given or found by walking up
+  'PATH_OUTSIDE_VAULT', // a path or name that would escape the vault (../, absolute, NUL)
+  'NOTE_NOT_FOUND', // a note / ADR reference that resolves to nothing
+  'NODE_NOT_FOUND', // an offload node id that does not exist
+  'FILE_TOO_LARGE', // over a documented size limit
+  'INDEX_BUSY', // another process held the index lock for longer than we wait
+  'INDEX_CORRUPT', // the index could not be opened; it is rebuilt from Markdown
+  'NOT_A_GIT_REPO',
+  'GIT_FAILED',
+  'RULE_INVALID', // a malformed guard rule in an ADR
+  'MODEL_UNAVAILABLE', // the embedding model is missing or broken; BM25 still answers
+  'WRITE_CONFLICT', // a concurrent writer won; nothing was written
+  'IO_ERROR',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class K0Error extends Error {
+  override readonly name = 'K0Error';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function isK0Error(err: unknown): err is K0Error {
+  return err instanceof K0Error;
+}
+
+/** Wraps anything thrown into a K0Error so adapters only ever deal with one shape. */
+export function toK0Error(err: unknown): K0Error {
+  if (err instanceof K0Error) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && ['EACCES', 'EPERM', 'ENOSPC', 'EROFS', 'EISDIR', 'ENOENT'].includes(e.code)) {
+    return new K0Error('IO_ERROR', e.message, { errno: e.code });
+  }
+  return new K0Error('INTERNAL', e instanceof Error ? e.message : String(err));
+}

@@ -1,0 +1,202 @@
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import { parseFrontmatter, type FrontmatterResult } from './frontmatter';
+
+/** A `[[target#heading|alias]]` or `![[embed]]` occurrence in a note body. */
+export interface WikiLink {
+  target: string;
+  heading?: string;
+  alias?: string;
+  embed: boolean;
+  /** 1-based line in the whole file. */
+  line: number;
+}
+
+export interface Heading {
+  level: number;
+  text: string;
+  /** 1-based line in the whole file. */
+  line: number;
+}
+
+/** A run of prose or code under one heading path, in document order: the unit chunking works on. */
+export interface TextBlock {
+  headingPath: string[];
+  text: string;
+  kind: 'paragraph' | 'list' | 'code' | 'heading' | 'table' | 'quote';
+  /** 1-based first and last line in the whole file. */
+  line: number;
+  endLine: number;
+  /** Fence info string for code blocks (e.g. `ts`). */
+  info?: string;
+}
+
+export interface ParsedNote {
+  frontmatter: Record<string, unknown>;
+  /** Set when the YAML block is invalid: the block is then indexed as body text. */
+  frontmatterError?: { line: number; message: string };
+  title: string;
+  headings: Heading[];
+  links: WikiLink[];
+  tags: string[];
+  blocks: TextBlock[];
+  /** Body lines (after frontmatter), for section-level consumers like the guard. */
+  bodyStartLine: number;
+  lines: string[];
+}
+
+const md = new MarkdownIt({ html: true, linkify: false });
+
+const WIKILINK = /(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]/g;
+const INLINE_TAG = /(?:^|[\s(])#([\p{L}_][\p{L}\p{N}_/-]*)/gu;
+
+/** Strips a UTF-8 BOM and normalises CRLF / CR so every consumer sees `\n` lines. */
+export function normalizeText(raw: string): string {
+  return raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+export function parseNote(raw: string, relPath: string): ParsedNote {
+  const text = normalizeText(raw);
+  const fm: FrontmatterResult = parseFrontmatter(text);
+  const bodyOffset = fm.bodyStartLine - 1; // lines consumed by a valid frontmatter block
+  const body = fm.body;
+  const tokens = md.parse(body, {});
+
+  const headings: Heading[] = [];
+  const links: WikiLink[] = [];
+  const tags = new Set<string>();
+  const blocks: TextBlock[] = [];
+  const path: string[] = [];
+
+  for (const t of normaliseFrontmatterTags(fm.data.tags)) tags.add(t);
+
+  let containerKind: TextBlock['kind'] | null = null;
+  let containerStart = 0;
+  let containerEnd = 0;
+  let containerText: string[] = [];
+  const flush = () => {
+    if (containerKind && containerText.length) {
+      blocks.push({ headingPath: [...path], text: containerText.join('\n'), kind: containerKind, line: containerStart, endLine: containerEnd });
+    }
+    containerKind = null;
+    containerText = [];
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i];
+    const startLine = tok.map ? tok.map[0] + 1 + bodyOffset : 0;
+    const endLine = tok.map ? tok.map[1] + bodyOffset : 0;
+    if (tok.type === 'heading_open') {
+      flush();
+      const inline = tokens[i + 1];
+      const level = Number(tok.tag.slice(1));
+      const headingText = inlineText(inline).trim();
+      headings.push({ level, text: headingText, line: startLine });
+      path.length = Math.min(path.length, level - 1);
+      while (path.length < level - 1) path.push('');
+      path.push(headingText);
+      collectInline(inline, startLine, links, tags);
+      blocks.push({ headingPath: [...path], text: headingText, kind: 'heading', line: startLine, endLine: startLine });
+      i += 2;
+      continue;
+    }
+    if (tok.type === 'fence' || tok.type === 'code_block') {
+      flush();
+      blocks.push({ headingPath: [...path], text: tok.content.replace(/\n$/, ''), kind: 'code', line: startLine, endLine, info: tok.info.trim() || undefined });
+      continue;
+    }
+    if (tok.type === 'bullet_list_open' || tok.type === 'ordered_list_open' || tok.type === 'blockquote_open' || tok.type === 'table_open') {
+      if (tok.level === 0) {
+        flush();
+        containerKind = tok.type.startsWith('blockquote') ? 'quote' : tok.type.startsWith('table') ? 'table' : 'list';
+        containerStart = startLine;
+        containerEnd = endLine;
+      }
+      continue;
+    }
+    if (tok.type === 'inline') {
+      const txt = inlineText(tok);
+      collectInline(tok, startLine, links, tags);
+      if (containerKind) {
+        containerText.push(txt);
+        containerEnd = Math.max(containerEnd, endLine);
+      } else {
+        blocks.push({ headingPath: [...path], text: txt, kind: 'paragraph', line: startLine, endLine });
+      }
+      continue;
+    }
+    if (tok.type === 'html_block') {
+      flush();
+      blocks.push({ headingPath: [...path], text: tok.content.trim(), kind: 'paragraph', line: startLine, endLine });
+      continue;
+    }
+    if ((tok.type === 'bullet_list_close' || tok.type === 'ordered_list_close' || tok.type === 'blockquote_close' || tok.type === 'table_close') && tok.level === 0) {
+      flush();
+    }
+  }
+  flush();
+
+  const fmTitle = typeof fm.data.title === 'string' && fm.data.title.trim() ? fm.data.title.trim() : undefined;
+  const h1 = headings.find((h) => h.level === 1)?.text;
+  const fileTitle = relPath.split('/').pop()!.replace(/\.md$/i, '');
+  return {
+    frontmatter: fm.data,
+    frontmatterError: fm.error,
+    title: fmTitle ?? h1 ?? fileTitle,
+    headings,
+    links,
+    tags: [...tags],
+    blocks,
+    bodyStartLine: fm.bodyStartLine,
+    lines: body.split('\n'),
+  };
+}
+
+/** Visible text of an inline token: text, code spans and link labels, without markup. */
+function inlineText(tok: Token | undefined): string {
+  if (!tok?.children) return tok?.content ?? '';
+  let out = '';
+  for (const c of tok.children) {
+    if (c.type === 'text' || c.type === 'code_inline' || c.type === 'html_inline') out += c.content;
+    else if (c.type === 'softbreak' || c.type === 'hardbreak') out += '\n';
+    else if (c.type === 'image') out += c.content;
+  }
+  return out;
+}
+
+function collectInline(tok: Token | undefined, line: number, links: WikiLink[], tags: Set<string>): void {
+  if (!tok?.children) return;
+  // WikiLinks and tags are looked for in text only: code spans are examples, not links.
+  let lineOffset = 0;
+  for (const c of tok.children) {
+    if (c.type === 'softbreak' || c.type === 'hardbreak') {
+      lineOffset++;
+      continue;
+    }
+    if (c.type !== 'text') continue;
+    const parts = c.content.split('\n');
+    parts.forEach((part, k) => {
+      for (const m of part.matchAll(WIKILINK)) {
+        const target = m[2].trim();
+        if (!target && !m[3]) continue;
+        links.push({
+          target,
+          heading: m[3]?.trim() || undefined,
+          alias: m[4]?.trim() || undefined,
+          embed: m[1] === '!',
+          line: line + lineOffset + k,
+        });
+      }
+      for (const m of part.matchAll(INLINE_TAG)) tags.add(m[1].toLowerCase());
+    });
+    lineOffset += parts.length - 1;
+  }
+}
+
+function normaliseFrontmatterTags(v: unknown): string[] {
+  const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/[,\s]+/) : [];
+  return list
+    .filter((x): x is string | number => typeof x === 'string' || typeof x === 'number')
+    .map((x) => String(x).replace(/^#/, '').trim().toLowerCase())
+    .filter(Boolean);
+}

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { K0Error } from '../errors';
+
+/** Where everything of one project lives. The notes root is the Markdown source of truth. */
+export interface VaultPaths {
+  /** The repository / project root: the folder that holds `.k0maru/`. */
+  projectRoot: string;
+  /** `.k0maru/` — index, refs, config. */
+  k0Dir: string;
+  /** Folder of Markdown notes: `.k0maru/wiki/` or a bound Obsidian vault. */
+  notesRoot: string;
+  indexPath: string;
+  refsDir: string;
+  configPath: string;
+}
+
+export interface K0Config {
+  /** A bound vault (Obsidian) instead of `.k0maru/wiki`, relative to the project root or absolute. */
+  vault?: string;
+  /** Extra ignore globs relative to the notes root. */
+  exclude?: string[];
+  /** Core stack override for the loadout. */
+  stack?: string[];
+}
+
+export const K0_DIR = '.k0maru';
+export const WIKI_DIR = 'wiki';
+
+export function readConfig(k0Dir: string): K0Config {
+  const p = join(k0Dir, 'config.json');
+  if (!existsSync(p)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(p, 'utf8'));
+    return parsed && typeof parsed === 'object' ? (parsed as K0Config) : {};
+  } catch (err) {
+    throw new K0Error('INVALID_ARGUMENT', `${p}: invalid JSON (${(err as Error).message})`);
+  }
+}
+
+export function pathsForProject(projectRoot: string): VaultPaths {
+  const root = resolve(projectRoot);
+  const k0Dir = join(root, K0_DIR);
+  const cfg = readConfig(k0Dir);
+  const notesRoot = cfg.vault ? (isAbsolute(cfg.vault) ? cfg.vault : resolve(root, cfg.vault)) : join(k0Dir, WIKI_DIR);
+  return {
+    projectRoot: root,
+    k0Dir,
+    notesRoot,
+    indexPath: join(k0Dir, 'index.db'),
+    refsDir: join(k0Dir, 'refs'),
+    configPath: join(k0Dir, 'config.json'),
+  };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface LocateOptions {
+  /** Explicit `--vault`: a project root (with `.k0maru/`) or the `.k0maru` folder itself. */
+  vault?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Finds the project: `--vault`, then `K0MARU_VAULT`, then `CLAUDE_PROJECT_DIR`, then walking up from the
+ * working directory. Never assumes the cwd is the project (Cursor starts MCP servers with cwd `/`).
+ */
+export function locateVault(opts: LocateOptions = {}): VaultPaths {
+  const env = opts.env ?? process.env;
+  const explicit = opts.vault ?? env.K0MARU_VAULT ?? undefined;
+  if (explicit) {
+    const abs = resolve(opts.cwd ?? process.cwd(), explicit);
+    if (!existsSync(abs)) throw new K0Error('VAULT_NOT_FOUND', `vault path does not exist: ${abs}`);
+    if (abs.endsWith(K0_DIR) && isDir(abs)) return pathsForProject(dirname(abs));
+    if (isDir(join(abs, K0_DIR))) return pathsForProject(abs);
+    throw new K0Error('VAULT_NOT_FOUND', `no ${K0_DIR}/ folder in ${abs} (run \`k0maru init\` there first)`);
+  }
+  const starts = [env.CLAUDE_PROJECT_DIR, opts.cwd ?? process.cwd()].filter((s): s is string => !!s);
+  for (const start of starts) {
+    let dir = resolve(start);
+    for (;;) {
+      if (isDir(join(dir, K0_DIR))) return pathsForProject(dir);
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  }
+  throw new K0Error(
+    'VAULT_NOT_FOUND',
+    `no ${K0_DIR}/ folder found from ${starts.join(' or ')} upwards; run \`k0maru init\` or pass --vault PATH`,
+  );
+}
+
+/** Resolves a vault-relative path and refuses anything that would land outside `root`. */
+export function safeJoin(root: string, rel: string): string {
+  if (rel.includes('\0')) throw new K0Error('PATH_OUTSIDE_VAULT', 'path contains a NUL byte');
+  if (isAbsolute(rel)) throw new K0Error('PATH_OUTSIDE_VAULT', `absolute paths are not allowed here: ${rel}`);
+  const abs = resolve(root, rel);
+  const rootAbs = resolve(root);
+  if (abs !== rootAbs && !abs.startsWith(rootAbs + '/') && !abs.startsWith(rootAbs + '\\')) {
+    throw new K0Error('PATH_OUTSIDE_VAULT', `path escapes the vault: ${rel}`);
+  }
+  return abs;
+}
