@@ -3,6 +3,9 @@
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -10,7 +13,7 @@ const nodeCommon = {
   bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
   minify: production, logLevel: 'warning', external: ['vscode'],
   // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
-  define: { 'import.meta.url': 'importMetaUrl' },
+  define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version) },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 

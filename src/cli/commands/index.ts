@@ -1,0 +1,9 @@
+import type { Command } from '../command';
+import { scanCommand } from './scan';
+import { recallCommand } from './recall';
+
+/** Every `k0maru` sub-command. Add one import and one entry per command. */
+export const COMMANDS: Command[] = [
+  scanCommand,
+  recallCommand,
+];

@@ -1,0 +1,49 @@
+/** Bump when the layout changes: an index with another version is dropped and rebuilt from Markdown. */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS documents(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,          -- relative to the notes root, '/' separators
+  hash TEXT NOT NULL,                 -- xxh3-64 hex of the raw bytes
+  mtime_ms REAL NOT NULL,
+  size INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  tier TEXT NOT NULL,                 -- L1 | L2 | L3 (see docs/tiers in README)
+  category TEXT,
+  status TEXT,
+  date TEXT,
+  tags TEXT NOT NULL DEFAULT '[]',    -- JSON array
+  superseded INTEGER NOT NULL DEFAULT 0,
+  frontmatter TEXT NOT NULL DEFAULT '{}', -- JSON object
+  warnings TEXT                        -- JSON array of 'line: message'
+);
+CREATE TABLE IF NOT EXISTS chunks(
+  id INTEGER PRIMARY KEY,
+  doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  text TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  title, heading, body,
+  content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS links(
+  from_doc INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  target TEXT NOT NULL,               -- as written, lower-cased, without heading/alias
+  heading TEXT,
+  line INTEGER NOT NULL,
+  embed INTEGER NOT NULL DEFAULT 0,
+  to_doc INTEGER                      -- resolved document, NULL while unresolved
+);
+CREATE INDEX IF NOT EXISTS links_from ON links(from_doc);
+CREATE INDEX IF NOT EXISTS links_to ON links(to_doc);
+CREATE INDEX IF NOT EXISTS links_target ON links(target);
+`;

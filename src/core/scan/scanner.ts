@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import type { IndexDb } from '../index/db';
+import { DocumentWriter } from '../index/store';
+import { resolveLinks } from '../index/links';
+import { parseNote, type ParsedNote } from '../vault/markdown';
+import { walkMarkdown, type SkippedFile } from './walk';
+import { loadHasher } from './hash';
+
+export interface ScanWarning {
+  path: string;
+  line: number;
+  message: string;
+}
+
+export interface ScanReport {
+  added: number;
+  modified: number;
+  touched: number;
+  unchanged: number;
+  deleted: number;
+  skipped: SkippedFile[];
+  warnings: ScanWarning[];
+  /** Notes in the index after the scan. */
+  total: number;
+  durationMs: number;
+  /** Paths whose indexed content changed (added or modified), for re-embedding and rule hot-swap. */
+  changedPaths: string[];
+  deletedPaths: string[];
+}
+
+export interface ScanProgress {
+  done: number;
+  total: number;
+}
+
+export interface ScanOptions {
+  onProgress?: (p: ScanProgress) => void;
+  /** Larger files are skipped and reported (default 5 MiB: a note that size is a dump, not a note). */
+  maxFileBytes?: number;
+  exclude?: string[];
+}
+
+interface Known {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
+
+const BATCH = 400;
+export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lenient = new TextDecoder('utf-8');
+
+/**
+ * The three-tier incremental scanner: (1) presence in an in-memory map warmed from the index, (2) mtime + size
+ * from the one stat the walk already made, (3) xxh3-64 of the bytes. A touch without an edit costs one read and
+ * one hash and updates the stored mtime only. The map is re-warmed when another process changed the index
+ * (meta.generation), so several processes sharing a vault stay correct without redundant re-parsing.
+ */
+export class IncrementalScanner {
+  private known: Map<string, Known> | undefined;
+  private knownGeneration = -1;
+
+  constructor(
+    private readonly idx: IndexDb,
+    private readonly notesRoot: string,
+  ) {}
+
+  async scan(opts: ScanOptions = {}): Promise<ScanReport> {
+    const t0 = performance.now();
+    // The xxh3 WASM is only needed once a file's mtime moved: a clean scan never loads it.
+    let hasher: ((data: Uint8Array | string) => string) | undefined;
+    const hash = (data: Uint8Array | string) => hasher!(data);
+    const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const known = this.warm();
+    const { files, skipped } = walkMarkdown(this.notesRoot, { exclude: opts.exclude });
+    const report: ScanReport = { added: 0, modified: 0, touched: 0, unchanged: 0, deleted: 0, skipped, warnings: [], total: 0, durationMs: 0, changedPaths: [], deletedPaths: [] };
+
+    type Pending = { kind: 'upsert'; rel: string; mtimeMs: number; size: number; hash: string; note: ParsedNote; warnings: string[] } | { kind: 'touch'; rel: string; mtimeMs: number; size: number };
+    let pending: Pending[] = [];
+    const seen = new Set<string>();
+    const commit = () => {
+      if (!pending.length) return;
+      const batch = pending;
+      pending = [];
+      this.idx.write(() => {
+        const w = new DocumentWriter(this.idx);
+        try {
+          for (const p of batch) {
+            if (p.kind === 'touch') w.touch(p.rel, p.mtimeMs, p.size);
+            else w.upsert({ path: p.rel, hash: p.hash, mtimeMs: p.mtimeMs, size: p.size, note: p.note, warnings: p.warnings }, hash);
+          }
+        } finally {
+          w.finalize();
+        }
+        this.bumpGeneration();
+      });
+      for (const p of batch) {
+        const prev = known.get(p.rel);
+        known.set(p.rel, { mtimeMs: p.mtimeMs, size: p.size, hash: p.kind === 'upsert' ? p.hash : prev!.hash });
+      }
+    };
+
+    let done = 0;
+    const progressEvery = Math.max(50, Math.floor(files.length / 100));
+    for (const f of files) {
+      done++;
+      if (opts.onProgress && done % progressEvery === 0) opts.onProgress({ done, total: files.length });
+      const prev = known.get(f.rel);
+      const { mtimeMs, size } = f.stat;
+      if (prev && prev.mtimeMs === mtimeMs && prev.size === size) {
+        seen.add(f.rel);
+        report.unchanged++;
+        continue;
+      }
+      if (size > maxBytes) {
+        skipped.push({ path: f.rel, reason: `too large (${size} bytes > ${maxBytes})` });
+        continue; // not "seen": an indexed note that grew past the limit leaves the index
+      }
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(f.abs);
+      } catch (err) {
+        skipped.push({ path: f.rel, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+        if (prev) seen.add(f.rel); // keep what we had: the file is still there, we just cannot read it now
+        continue;
+      }
+      if (bytes.subarray(0, 8192).includes(0)) {
+        skipped.push({ path: f.rel, reason: 'binary content (NUL bytes)' });
+        continue;
+      }
+      seen.add(f.rel);
+      hasher ??= await loadHasher();
+      const digest = hash(bytes);
+      if (prev && prev.hash === digest) {
+        report.touched++;
+        pending.push({ kind: 'touch', rel: f.rel, mtimeMs, size });
+      } else {
+        const warnings: string[] = [];
+        let text: string;
+        try {
+          text = utf8.decode(bytes);
+        } catch {
+          text = utf8Lenient.decode(bytes);
+          warnings.push('1: invalid UTF-8 (undecodable bytes replaced with U+FFFD)');
+          report.warnings.push({ path: f.rel, line: 1, message: 'invalid UTF-8 (undecodable bytes replaced with U+FFFD)' });
+        }
+        const note = parseNote(text, f.rel);
+        if (note.frontmatterError) {
+          const { line, message } = note.frontmatterError;
+          warnings.push(`${line}: invalid frontmatter, indexed as body text (${message})`);
+          report.warnings.push({ path: f.rel, line, message: `invalid frontmatter, indexed as body text (${message})` });
+        }
+        if (prev) report.modified++;
+        else report.added++;
+        report.changedPaths.push(f.rel);
+        pending.push({ kind: 'upsert', rel: f.rel, mtimeMs, size, hash: digest, note, warnings });
+      }
+      if (pending.length >= BATCH) commit();
+    }
+    commit();
+
+    const gone = [...known.keys()].filter((p) => !seen.has(p));
+    if (gone.length) {
+      this.idx.write(() => {
+        const w = new DocumentWriter(this.idx);
+        try {
+          for (const p of gone) w.remove(p);
+        } finally {
+          w.finalize();
+        }
+        this.bumpGeneration();
+      });
+      for (const p of gone) known.delete(p);
+      report.deleted = gone.length;
+      report.deletedPaths = gone;
+    }
+    if (report.added || report.modified || report.deleted) {
+      resolveLinks(this.idx);
+    }
+    this.knownGeneration = this.generation();
+    report.total = known.size;
+    report.durationMs = performance.now() - t0;
+    opts.onProgress?.({ done: files.length, total: files.length });
+    return report;
+  }
+
+  private generation(): number {
+    const row = this.idx.get("SELECT value FROM meta WHERE key = 'generation'");
+    return row ? Number(row.value) : 0;
+  }
+
+  private bumpGeneration(): void {
+    this.idx.run("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
+  }
+
+  private warm(): Map<string, Known> {
+    const gen = this.generation();
+    if (this.known && gen === this.knownGeneration) return this.known;
+    const map = new Map<string, Known>();
+    for (const r of this.idx.all('SELECT path, mtime_ms, size, hash FROM documents')) {
+      map.set(String(r.path), { mtimeMs: Number(r.mtime_ms), size: Number(r.size), hash: String(r.hash) });
+    }
+    this.known = map;
+    this.knownGeneration = gen;
+    return map;
+  }
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { K0Error } from '../errors';
+import type { IndexDb } from '../index/db';
+import type { Tier } from '../index/tiers';
+import type { Project } from '../project';
+import { searchBm25, type ChannelHit } from './bm25';
+import { makeSnippet } from './snippet';
+import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel } from './types';
+
+export interface RecallOptions {
+  limit?: number;
+  mode?: RecallMode;
+  full?: boolean;
+  vectors?: VectorChannel;
+}
+
+/** Superseded notes stay findable (someone may look for the old decision) but rank below what replaced them. */
+const SUPERSEDED_FACTOR = 0.5;
+export const MAX_LIMIT = 100;
+
+export async function recall(project: Pick<Project, 'index' | 'paths'>, query: string, opts: RecallOptions = {}): Promise<RecallResult> {
+  const t0 = performance.now();
+  if (typeof query !== 'string' || !query.trim()) throw new K0Error('INVALID_ARGUMENT', 'query must be a non-empty string');
+  const limit = opts.limit ?? 5;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new K0Error('INVALID_ARGUMENT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+  const mode = opts.mode ?? 'hybrid';
+  if (!['hybrid', 'bm25', 'vector'].includes(mode)) throw new K0Error('INVALID_ARGUMENT', `mode must be hybrid, bm25 or vector`);
+  const pool = Math.max(limit * 3, 20);
+  const warnings: string[] = [];
+  const idx = project.index;
+
+  let ranked: RankedDoc[];
+  let effectiveMode: RecallMode = mode;
+  let pending: number | undefined;
+  const vectors = opts.vectors;
+  if (mode !== 'bm25' && !vectors) {
+    warnings.push('vector channel unavailable (no embedding model loaded): answered with BM25 only');
+    effectiveMode = 'bm25';
+  }
+  if (effectiveMode === 'bm25') {
+    ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
+  } else {
+    pending = vectors!.pending();
+    if (pending > 0) warnings.push(`${pending} chunk(s) still waiting for vectors: the vector channel covers part of the vault`);
+    const vec = await vectors!.search(query, pool);
+    if (mode === 'vector') ranked = fromChannel(vec, 'vector');
+    else ranked = vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool });
+  }
+
+  const hits = dress(idx, project.paths.notesRoot, ranked, query, !!opts.full).slice(0, limit);
+  return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, tookMs: performance.now() - t0 };
+}
+
+function fromChannel(hits: ChannelHit[], channel: 'bm25' | 'vector'): RankedDoc[] {
+  return hits.map((h) => ({
+    docId: h.docId,
+    chunkId: h.chunkId,
+    score: h.score,
+    explain: channel === 'bm25' ? { bm25: { rank: h.rank, score: h.score } } : { vector: { rank: h.rank, cosine: h.score } },
+  }));
+}
+
+/** Loads what the caller sees for each candidate and applies the superseded demotion. */
+function dress(idx: IndexDb, notesRoot: string, ranked: RankedDoc[], query: string, full: boolean): RecallHit[] {
+  if (!ranked.length) return [];
+  const ids = ranked.map((r) => r.docId);
+  const marks = ids.map(() => '?').join(',');
+  const docs = new Map(
+    idx
+      .all(
+        `SELECT d.id, d.path, d.title, d.tier, d.superseded,
+                (SELECT COUNT(DISTINCT l.from_doc) FROM links l WHERE l.to_doc = d.id AND l.from_doc != d.id) AS links_in,
+                (SELECT COUNT(DISTINCT l.target) FROM links l WHERE l.from_doc = d.id) AS links_out
+           FROM documents d WHERE d.id IN (${marks})`,
+        ids,
+      )
+      .map((r) => [Number(r.id), r]),
+  );
+  const chunkIds = ranked.map((r) => r.chunkId);
+  const chunks = new Map(idx.all(`SELECT id, heading, text, line FROM chunks WHERE id IN (${chunkIds.map(() => '?').join(',')})`, chunkIds).map((r) => [Number(r.id), r]));
+  const hits: RecallHit[] = [];
+  for (const r of ranked) {
+    const d = docs.get(r.docId);
+    if (!d) continue;
+    const c = chunks.get(r.chunkId);
+    const superseded = Number(d.superseded) === 1;
+    const path = String(d.path);
+    hits.push({
+      path,
+      title: String(d.title),
+      tier: String(d.tier) as Tier,
+      score: superseded ? r.score * SUPERSEDED_FACTOR : r.score,
+      snippet: makeSnippet(c ? String(c.text) : '', query),
+      heading: c ? String(c.heading) : '',
+      line: c ? Number(c.line) : 1,
+      linksIn: Number(d.links_in),
+      linksOut: Number(d.links_out),
+      superseded,
+      explain: r.explain,
+      markdown: full ? readNote(notesRoot, path) : undefined,
+    });
+  }
+  return hits.sort((a, b) => b.score - a.score);
+}
+
+function readNote(notesRoot: string, path: string): string {
+  try {
+    return readFileSync(join(notesRoot, path), 'utf8');
+  } catch (err) {
+    return `(note could not be read: ${(err as Error).message})`;
+  }
+}

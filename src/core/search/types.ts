@@ -1,0 +1,59 @@
+import type { Tier } from '../index/tiers';
+import type { ChannelHit } from './bm25';
+
+export type RecallMode = 'hybrid' | 'bm25' | 'vector';
+
+/** Per-candidate figures the search debugger and `--explain` show. */
+export interface HitExplain {
+  bm25?: { rank: number; score: number };
+  vector?: { rank: number; cosine: number };
+  fused?: number;
+  boost?: number;
+}
+
+export interface RecallHit {
+  path: string;
+  title: string;
+  tier: Tier;
+  score: number;
+  snippet: string;
+  heading: string;
+  line: number;
+  linksIn: number;
+  linksOut: number;
+  superseded: boolean;
+  explain: HitExplain;
+  /** Full Markdown, when asked for. */
+  markdown?: string;
+}
+
+export interface RecallResult {
+  query: string;
+  mode: RecallMode;
+  /** The mode that actually answered (hybrid falls back to bm25 while vectors are unavailable). */
+  effectiveMode: RecallMode;
+  hits: RecallHit[];
+  warnings: string[];
+  /** Chunks still waiting for vectors. */
+  pendingVectors?: number;
+  tookMs: number;
+}
+
+/** A candidate after fusion, before it is dressed up as a RecallHit. */
+export interface RankedDoc {
+  docId: number;
+  chunkId: number;
+  score: number;
+  explain: HitExplain;
+}
+
+/**
+ * The vector channel, attached to a project by whoever can embed (CLI/MCP with a time budget, the extension with
+ * its worker). Absent → hybrid recall answers from BM25 and says so.
+ */
+export interface VectorChannel {
+  search(query: string, pool: number): Promise<ChannelHit[]>;
+  pending(): number;
+  /** Combines the channels for `hybrid` mode; owned by the fusion module. */
+  fuse(lexical: ChannelHit[], vector: ChannelHit[], opts: { limit: number; pool: number }): RankedDoc[];
+}
