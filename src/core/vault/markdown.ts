@@ -1,5 +1,4 @@
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
 import { parseFrontmatter, type FrontmatterResult } from './frontmatter';
 
 /** A `[[target#heading|alias]]` or `![[embed]]` occurrence in a note body. */
@@ -46,6 +45,7 @@ export interface ParsedNote {
 }
 
 const md = new MarkdownIt({ html: true, linkify: false });
+type Token = ReturnType<typeof md.parse>[number];
 
 const WIKILINK = /(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]/g;
 const INLINE_TAG = /(?:^|[\s(])#([\p{L}_][\p{L}\p{N}_/-]*)/gu;
