@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { K0Error, type ErrorCode, ERROR_CODES } from '../errors';
+import type { ModelConfig } from './modelConfig';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './protocol';
+
+export interface EmbedWorkerOptions extends WorkerInit {
+  /** Path of the worker script; found beside the bundle (embedWorker.js) or in the sources when absent. */
+  script?: string;
+}
+
+type Pending = { resolve: (reply: WorkerReply) => void; reject: (err: K0Error) => void };
+type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+function workerScript(): string {
+  const bundled = join(__dirname, 'embedWorker.js');
+  if (existsSync(bundled)) return bundled;
+  const source = join(__dirname, 'worker.ts'); // running from sources under tsx (tests, benches)
+  if (existsSync(source)) return source;
+  throw new K0Error('MODEL_UNAVAILABLE', `embedding worker script not found beside ${__dirname}`);
+}
+
+const asCode = (code: string): ErrorCode => ((ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'INTERNAL');
+
+/**
+ * Host side of the embedding worker thread. The worker starts on first use; if it dies, every request in
+ * flight fails with MODEL_UNAVAILABLE (reason worker-crashed) and the next request starts a fresh worker,
+ * so recall can answer with BM25 meanwhile and say why.
+ */
+export class EmbedWorker {
+  private worker: Worker | undefined;
+  private starting: Promise<ModelConfig> | undefined;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** How many times a worker died under us (shown by status and benches). */
+  crashes = 0;
+
+  constructor(private readonly opts: EmbedWorkerOptions) {}
+
+  /** Starts the worker (if needed) and resolves with the model's config once it is loaded. */
+  start(): Promise<ModelConfig> {
+    if (this.starting) return this.starting;
+    const { script, ...init } = this.opts;
+    const file = script ?? workerScript();
+    // From sources (tests, benches under tsx) the worker registers tsx itself: loader hooks of the parent
+    // thread do not reach worker threads.
+    const worker = file.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { eval: true, workerData: init satisfies WorkerInit })
+      : new Worker(file, { workerData: init satisfies WorkerInit });
+    this.worker = worker;
+    this.starting = new Promise<ModelConfig>((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (msg: WorkerReply) => {
+        if (msg.type === 'ready') {
+          ready = true;
+          resolve(msg.config);
+        } else if (msg.type === 'initError') {
+          this.reset(worker);
+          void worker.terminate();
+          reject(new K0Error(asCode(msg.code), msg.message, { dir: init.modelDir }));
+        } else {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          p?.resolve(msg);
+        }
+      });
+      const died = (why: string) => {
+        if (this.worker !== worker) return; // already replaced or disposed
+        this.reset(worker);
+        const err = new K0Error('MODEL_UNAVAILABLE', `embedding worker ${why}; it restarts on the next request`, { reason: 'worker-crashed' });
+        if (!ready) reject(err);
+        else this.crashes++;
+        for (const p of this.pending.values()) p.reject(err);
+        this.pending.clear();
+      };
+      worker.on('error', (e) => died(`failed: ${e.message}`));
+      worker.on('exit', (code) => died(`exited with code ${code}`));
+    });
+    return this.starting;
+  }
+
+  private reset(worker: Worker): void {
+    if (this.worker === worker) {
+      this.worker = undefined;
+      this.starting = undefined;
+    }
+  }
+
+  private async request(body: RequestBody): Promise<WorkerReply> {
+    await this.start();
+    const worker = this.worker;
+    if (!worker) throw new K0Error('MODEL_UNAVAILABLE', 'embedding worker is not running', { reason: 'worker-crashed' });
+    const id = this.nextId++;
+    const reply = await new Promise<WorkerReply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...body, id } as WorkerRequest);
+    });
+    if (reply.type === 'error') throw new K0Error(asCode(reply.code), reply.message);
+    return reply;
+  }
+
+  async embed(texts: string[]): Promise<{ vectors: Float32Array[]; truncated: number[] }> {
+    if (texts.length === 0) return { vectors: [], truncated: [] };
+    const reply = await this.request({ type: 'embed', texts });
+    if (reply.type !== 'embedded') throw new K0Error('INTERNAL', `unexpected worker reply ${reply.type}`);
+    const flat = new Float32Array(reply.buffer);
+    const vectors = texts.map((_, i) => flat.subarray(i * reply.dimension, (i + 1) * reply.dimension));
+    return { vectors, truncated: reply.truncated };
+  }
+
+  async tokenize(text: string): Promise<number[]> {
+    const reply = await this.request({ type: 'tokenize', text });
+    if (reply.type !== 'tokens') throw new K0Error('INTERNAL', `unexpected worker reply ${reply.type}`);
+    return reply.ids;
+  }
+
+  /** Test hook: kills the worker the way a WASM abort would. */
+  async crashForTest(): Promise<void> {
+    await this.request({ type: 'crash' }).catch(() => undefined);
+  }
+
+  async dispose(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    this.starting = undefined;
+    const err = new K0Error('MODEL_UNAVAILABLE', 'embedding worker was stopped', { reason: 'disposed' });
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,23 @@
+/** Messages between the host and the embedding worker (worker.ts). One request → exactly one reply. */
+import type { ModelConfig } from './modelConfig';
+
+export interface WorkerInit {
+  modelDir: string;
+  threads: number;
+  wasmDir?: string;
+  batchSize?: number;
+}
+
+export type WorkerRequest =
+  | { type: 'embed'; id: number; texts: string[] }
+  | { type: 'tokenize'; id: number; text: string }
+  /** Test hook: makes the worker exit abruptly, as a crash in the WASM runtime would. */
+  | { type: 'crash'; id: number };
+
+export type WorkerReply =
+  | { type: 'ready'; config: ModelConfig }
+  | { type: 'initError'; code: string; message: string }
+  /** vectors: one Float32Array buffer of texts × dimension, transferred, not copied. */
+  | { type: 'embedded'; id: number; buffer: ArrayBuffer; dimension: number; truncated: number[] }
+  | { type: 'tokens'; id: number; ids: number[] }
+  | { type: 'error'; id: number; code: string; message: string };

@@ -1,0 +1,45 @@
+// Entry of the embedding worker thread (bundled to dist/embedWorker.js). The WASM runtime computes on the
+// thread that calls it; keeping it here keeps the host's event loop free while a vault embeds.
+import { parentPort, workerData } from 'node:worker_threads';
+import { isK0Error } from '../errors';
+import { EmbeddingEngine } from './engine';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './protocol';
+
+async function main(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('worker.ts must run in a worker thread');
+  const init = workerData as WorkerInit;
+  const send = (msg: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+  let engine: EmbeddingEngine;
+  try {
+    engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize });
+  } catch (err) {
+    send({ type: 'initError', code: isK0Error(err) ? err.code : 'MODEL_UNAVAILABLE', message: (err as Error).message });
+    return;
+  }
+  send({ type: 'ready', config: engine.config });
+  // Requests are handled one at a time: the runtime is single-session and the host batches anyway.
+  let queue = Promise.resolve();
+  port.on('message', (req: WorkerRequest) => {
+    if (req.type === 'crash') process.exit(70); // immediately, not after queued work
+    queue = queue.then(() => handle(engine, req, send));
+  });
+}
+
+async function handle(engine: EmbeddingEngine, req: WorkerRequest, send: (m: WorkerReply, t?: ArrayBuffer[]) => void): Promise<void> {
+  try {
+    if (req.type === 'tokenize') {
+      send({ type: 'tokens', id: req.id, ids: engine.tokenize(req.text) });
+      return;
+    }
+    const { vectors, truncated } = await engine.embed(req.texts);
+    const dim = engine.config.dimension;
+    const flat = new Float32Array(vectors.length * dim);
+    vectors.forEach((v, i) => flat.set(v, i * dim));
+    send({ type: 'embedded', id: req.id, buffer: flat.buffer, dimension: dim, truncated }, [flat.buffer]);
+  } catch (err) {
+    send({ type: 'error', id: req.id, code: isK0Error(err) ? err.code : 'INTERNAL', message: (err as Error).message ?? String(err) });
+  }
+}
+
+void main();
