@@ -122,9 +122,12 @@ export function inferNaming(files: string[]): NamingGuess | undefined {
     }
   }
   const max = Math.max(dashed + compact, numbered.length, slug);
-  if (numbered.length === max && numbered.length > 0) return { naming: 'Numbered', numbering: numberingOf(numbered) };
-  if (dashed + compact === max && max > 0) return { naming: 'DateSlug', dateFormat: compact > dashed ? 'YYYYMMDD' : 'YYYY-MM-DD' };
-  return { naming: 'SlugOnly' };
+  // The numbering scheme is reported even when it is not the majority: decisions sharing a folder with cards
+  // (`20_Cards/adr-008-…` beside `redis-mutex.md`) still continue the ADR numbers.
+  const numbering = numbered.length ? numberingOf(numbered) : undefined;
+  if (numbered.length === max && numbering) return { naming: 'Numbered', numbering };
+  if (dashed + compact === max && max > 0) return { naming: 'DateSlug', dateFormat: compact > dashed ? 'YYYYMMDD' : 'YYYY-MM-DD', numbering };
+  return { naming: 'SlugOnly', numbering };
 }
 
 function numberingOf(found: { prefix: string; digits: number; n: number }[]): NumberingScheme {

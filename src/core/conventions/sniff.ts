@@ -75,12 +75,18 @@ export function sniffConventions(notesRoot: string, opts: SniffOptions = {}): Co
       guess = ex.naming === inferred?.naming ? inferred : withDefaults(ex.naming, category);
       namingSource = 'explicit';
     } else if (inferred) {
-      guess = inferred;
+      guess = category === 'decision' && inferred.numbering ? { naming: 'Numbered', numbering: inferred.numbering } : inferred;
+      if (category !== 'decision' && guess.naming === 'Numbered' && def && def.guess.naming !== 'Numbered') {
+        // Logs / cards living in an ADR folder keep their own style rather than taking ADR numbers.
+        guess = def.guess;
+      }
       namingSource = 'heuristic';
     } else {
       guess = def?.guess ?? { naming: 'SlugOnly' };
       namingSource = 'default';
     }
+    if (guess.naming !== 'Numbered') guess = { naming: guess.naming, dateFormat: guess.dateFormat };
+    if (guess.naming !== 'DateSlug') delete guess.dateFormat;
     rules.categories[category] = { folder, ...guess, source, namingSource };
     rules.categoryFolders[category] = folder;
     rules.naming[category] = guess.naming;
