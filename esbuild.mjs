@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { convert as convertEmbeddingModel, isUpToDate as embeddingModelUpToDate } from './scripts/convert-model.mjs';
 import { readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -36,11 +37,15 @@ const treeSitterDir = 'node_modules/@vscode/tree-sitter-wasm/wasm';
 if (existsSync(treeSitterDir)) {
   for (const f of readdirSync(treeSitterDir)) if (f.endsWith('.wasm')) assets.push([join(treeSitterDir, f), f]);
 }
+// onnxruntime-web loads its WASM glue (.mjs) and binary from beside the embedding worker bundle.
+for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) assets.push([`node_modules/onnxruntime-web/dist/${f}`, f]);
 if (existsSync('node_modules/re2-wasm/build/wasm/re2.wasm')) assets.push(['node_modules/re2-wasm/build/wasm/re2.wasm', 're2.wasm']);
 
 async function main() {
   mkdirSync('dist', { recursive: true });
   for (const [src, name] of assets) if (existsSync(src)) copyFileSync(src, join('dist', name));
+  // The bundled embedding model (USE-lite → ONNX, ~0.2 s; skipped when already converted from the same package).
+  if (!embeddingModelUpToDate('dist/models/use-lite')) convertEmbeddingModel('dist/models/use-lite');
   const builds = entries.filter((e) => existsSync(e.in)).map(({ in: entry, out, ...opts }) => {
     mkdirSync(dirname(out), { recursive: true });
     return { entryPoints: [entry], outfile: out, ...opts };

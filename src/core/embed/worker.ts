@@ -32,6 +32,7 @@ async function handle(engine: EmbeddingEngine, req: WorkerRequest, send: (m: Wor
       send({ type: 'tokens', id: req.id, ids: engine.tokenize(req.text) });
       return;
     }
+    if (req.type !== 'embed') return;
     const { vectors, truncated } = await engine.embed(req.texts);
     const dim = engine.config.dimension;
     const flat = new Float32Array(vectors.length * dim);
