@@ -70,24 +70,16 @@ export function parseNote(raw: string, relPath: string): ParsedNote {
 
   for (const t of normaliseFrontmatterTags(fm.data.tags)) tags.add(t);
 
-  let containerKind: TextBlock['kind'] | null = null;
-  let containerStart = 0;
-  let containerEnd = 0;
-  let containerText: string[] = [];
-  const flush = () => {
-    if (containerKind && containerText.length) {
-      blocks.push({ headingPath: [...path], text: containerText.join('\n'), kind: containerKind, line: containerStart, endLine: containerEnd });
-    }
-    containerKind = null;
-    containerText = [];
-  };
+  const bodyLines = body.split('\n');
+  // Block text is the raw Markdown source of the block: exact symbols (`Option<&mut T>`, `**/*.go`, `\(`) survive,
+  // which rendered inline text would mangle.
+  const sourceOf = (map: [number, number] | null) => (map ? bodyLines.slice(map[0], map[1]).join('\n').trim() : '');
 
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i];
     const startLine = tok.map ? tok.map[0] + 1 + bodyOffset : 0;
     const endLine = tok.map ? tok.map[1] + bodyOffset : 0;
     if (tok.type === 'heading_open') {
-      flush();
       const inline = tokens[i + 1];
       const level = Number(tok.tag.slice(1));
       const headingText = inlineText(inline).trim();
@@ -100,41 +92,26 @@ export function parseNote(raw: string, relPath: string): ParsedNote {
       i += 2;
       continue;
     }
+    if (tok.type === 'inline') {
+      collectInline(tok, startLine, links, tags);
+      continue;
+    }
+    if (tok.level !== 0) continue;
     if (tok.type === 'fence' || tok.type === 'code_block') {
-      flush();
       blocks.push({ headingPath: [...path], text: tok.content.replace(/\n$/, ''), kind: 'code', line: startLine, endLine, info: tok.info.trim() || undefined });
       continue;
     }
-    if (tok.type === 'bullet_list_open' || tok.type === 'ordered_list_open' || tok.type === 'blockquote_open' || tok.type === 'table_open') {
-      if (tok.level === 0) {
-        flush();
-        containerKind = tok.type.startsWith('blockquote') ? 'quote' : tok.type.startsWith('table') ? 'table' : 'list';
-        containerStart = startLine;
-        containerEnd = endLine;
-      }
-      continue;
-    }
-    if (tok.type === 'inline') {
-      const txt = inlineText(tok);
-      collectInline(tok, startLine, links, tags);
-      if (containerKind) {
-        containerText.push(txt);
-        containerEnd = Math.max(containerEnd, endLine);
-      } else {
-        blocks.push({ headingPath: [...path], text: txt, kind: 'paragraph', line: startLine, endLine });
-      }
-      continue;
-    }
-    if (tok.type === 'html_block') {
-      flush();
-      blocks.push({ headingPath: [...path], text: tok.content.trim(), kind: 'paragraph', line: startLine, endLine });
-      continue;
-    }
-    if ((tok.type === 'bullet_list_close' || tok.type === 'ordered_list_close' || tok.type === 'blockquote_close' || tok.type === 'table_close') && tok.level === 0) {
-      flush();
-    }
+    const kind: TextBlock['kind'] | undefined =
+      tok.type === 'paragraph_open' ? 'paragraph'
+      : tok.type === 'bullet_list_open' || tok.type === 'ordered_list_open' ? 'list'
+      : tok.type === 'blockquote_open' ? 'quote'
+      : tok.type === 'table_open' ? 'table'
+      : tok.type === 'html_block' ? 'paragraph'
+      : undefined;
+    if (!kind) continue;
+    const text = sourceOf(tok.map as [number, number] | null);
+    if (text) blocks.push({ headingPath: [...path], text, kind, line: startLine, endLine });
   }
-  flush();
 
   const fmTitle = typeof fm.data.title === 'string' && fm.data.title.trim() ? fm.data.title.trim() : undefined;
   const h1 = headings.find((h) => h.level === 1)?.text;
@@ -148,7 +125,7 @@ export function parseNote(raw: string, relPath: string): ParsedNote {
     tags: [...tags],
     blocks,
     bodyStartLine: fm.bodyStartLine,
-    lines: body.split('\n'),
+    lines: bodyLines,
   };
 }
 
