@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, realpathSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { K0Error } from '../errors';
 import { safeJoin } from '../vault/paths';
@@ -32,7 +32,11 @@ export class VaultListing {
         const childRel = rel ? `${rel}/${e.name}` : e.name;
         if (e.isDirectory()) {
           if (!SKIP_DIR.test(e.name)) walk(childRel);
-        } else if (e.isFile() && /\.md$/i.test(e.name)) this.files.push(childRel);
+        } else if (/\.md$/i.test(e.name) && (e.isFile() || (e.isSymbolicLink() && isFileTarget(join(notesRoot, childRel))))) {
+          // Symlinked notes are listed (so a reference to one gets a clear PATH_OUTSIDE_VAULT when it points
+          // outside); symlinked folders are not followed (loops).
+          this.files.push(childRel);
+        }
       }
     };
     walk('');
@@ -61,6 +65,14 @@ export class VaultListing {
     const stem = stemOf(rel);
     const same = this.stems().get(stem.toLowerCase()) ?? [];
     return same.length <= 1 ? stem : rel.replace(/\.md$/i, '');
+  }
+}
+
+function isFileTarget(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false; // dangling link
   }
 }
 
