@@ -1,9 +1,11 @@
 import type { Command } from '../command';
 import { scanCommand } from './scan';
 import { recallCommand } from './recall';
+import { modelCommand } from './model';
 
 /** Every `k0maru` sub-command. Add one import and one entry per command. */
 export const COMMANDS: Command[] = [
   scanCommand,
   recallCommand,
+  modelCommand,
 ];
