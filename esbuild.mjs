@@ -20,6 +20,7 @@ const nodeCommon = {
 
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
+  { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon },
   { in: 'src/cli/main.ts', out: 'dist/cli.js', ...nodeCommon,
     banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js } },
   { in: 'src/mcp/main.ts', out: 'dist/mcp.js', ...nodeCommon },

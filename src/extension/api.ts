@@ -1,0 +1,38 @@
+import type { ScanReport } from '../core/scan/scanner';
+
+/**
+ * What the index looks like from the editor. `no-vault`: the workspace has no `.k0maru` folder (activated by a
+ * command); `untrusted`: Restricted Mode, we write nothing (the index is a file in the workspace).
+ */
+export type IndexState =
+  | { kind: 'starting' }
+  | { kind: 'no-vault' }
+  | { kind: 'untrusted' }
+  | { kind: 'scanning'; done?: number; total?: number }
+  | { kind: 'ready'; notes: number; last: LastScan }
+  | { kind: 'error'; code: string; message: string };
+
+export interface LastScan {
+  reason: ScanReason;
+  at: Date;
+  report: ScanReport;
+}
+
+export type ScanReason = 'activation' | 'command' | 'save' | 'file-change' | 'trust-granted';
+
+/**
+ * The object `activate()` returns. Other extensions may read it; the integration tests use it to check what the
+ * user sees (status bar text) without scraping the workbench DOM.
+ */
+export interface K0maruApi {
+  /** Wall time of `activate()` itself, in milliseconds. */
+  readonly activationMs: number;
+  /** The folder holding `.k0maru/`, when the workspace has one. */
+  readonly projectRoot: string | undefined;
+  state(): IndexState;
+  statusBar(): { text: string; tooltip: string };
+  /** Runs an incremental scan now (queued behind a running one) and resolves with its report. */
+  reindex(): Promise<ScanReport>;
+  /** Resolves once no scan is running or waiting (debounced saves included). */
+  whenIdle(): Promise<void>;
+}

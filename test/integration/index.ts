@@ -1,0 +1,21 @@
+// Entry of the in-host test suite: VS Code's extension host loads this bundle (dist/test/integration/index.js)
+// as `extensionTestsPath` and awaits run(). Mocha 11 is bundled in (mocha 12 is ESM-only and cannot be).
+import Mocha from 'mocha';
+import { format } from 'node:util';
+import { registerActivationTests } from './suite/activation';
+import { registerIndexTests } from './suite/indexing';
+
+export function run(): Promise<void> {
+  // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
+  // log reads like a terminal's.
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(format(...args));
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  // Bundled suites cannot be added by file name: expose describe/it on the global object the way mocha does
+  // before it requires a file, then let each suite register itself.
+  mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
+  registerActivationTests();
+  registerIndexTests();
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
+  });
+}
