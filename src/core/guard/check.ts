@@ -1,0 +1,166 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { K0Error } from '../errors';
+import { locateVault, type VaultPaths } from '../vault/paths';
+import { parseUnifiedDiff } from './diffParser';
+import { branchChanges, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
+import { prepareRules, runRules, type ContentProvider } from './engine';
+import { loadVaultRules, type RuleCacheDb } from './ruleStore';
+import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
+
+export interface GuardCheckOptions {
+  /** Unified diff text to audit. */
+  diff?: string;
+  /** `git diff --cached` (what the next commit adds). */
+  staged?: boolean;
+  /** Base branch: merge-base(branch, HEAD) → working tree, plus untracked files. */
+  branch?: string;
+  /** Whole files (relative to cwd or absolute). */
+  files?: string[];
+  /** Warnings block too. */
+  strict?: boolean;
+  /** Only ADRs whose frontmatter `project` matches (or that name no project). */
+  project?: string;
+  /** The git repository to audit; defaults to cwd. */
+  repoPath?: string;
+  cwd?: string;
+  vault?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Preloaded ADR rules (tests, the editor's live model); skips reading the vault. */
+  adrs?: AdrRules[];
+  /** The index database for the compiled-rule cache; `null` = no cache; omitted = open `.k0maru/index.db`. */
+  cache?: RuleCacheDb | null;
+}
+
+/** The use case behind `k0maru guard`, both hooks, the `guard_check` MCP tool and the editor command. */
+export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardResult> {
+  const t0 = performance.now();
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const base = resolve(cwd, opts.repoPath ?? '.');
+  const source: GuardResult['source'] = opts.diff !== undefined ? 'diff' : opts.staged ? 'staged' : opts.branch ? 'branch' : opts.files?.length ? 'files' : 'worktree';
+
+  let root = base;
+  if (source !== 'diff' && source !== 'files') root = await repoRoot(base);
+  else root = await repoRoot(base).catch(() => base); // a diff or files can be audited outside a repository
+
+  let paths: VaultPaths | undefined;
+  try {
+    paths = locateVault({ vault: opts.vault, cwd: root, env: opts.env });
+  } catch (err) {
+    // No vault means no decisions to enforce (a hook in a repo that never ran `k0maru init`), unless one was named.
+    const missing = err instanceof K0Error && err.code === 'VAULT_NOT_FOUND' && !opts.vault;
+    if (!missing && !opts.adrs) throw err;
+  }
+
+  const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache) : []);
+  const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
+  const rules: GuardRule[] = active.flatMap((a) => a.rules);
+
+  let files: ChangedFile[];
+  if (source === 'diff') files = parseUnifiedDiff(opts.diff ?? '');
+  else if (source === 'staged') files = await stagedChanges(root);
+  else if (source === 'branch') files = await branchChanges(root, opts.branch!);
+  else if (source === 'files') files = wholeFiles(root, opts.files!, cwd);
+  else files = await worktreeChanges(root);
+
+  const skip = paths ? vaultPrefixes(root, paths) : [];
+  const checked = files.filter((f) => !f.binary && f.status !== 'deleted' && f.added.length && !skip.some((p) => f.path === p.slice(0, -1) || f.path.startsWith(p)));
+  const content = contentProvider(root, source);
+  const violations = await runRules(checked, prepareRules(rules), content);
+  const errors = violations.filter((v) => v.severity === 'error').length;
+  const strict = !!opts.strict;
+  return {
+    ok: errors === 0 && (!strict || violations.length === 0),
+    strict,
+    violations,
+    diagnostics: active.flatMap((a) => a.diagnostics),
+    stats: {
+      rules: rules.length,
+      adrs: active.length,
+      inactiveAdrs: adrs.filter((a) => !a.active).length,
+      files: checked.length,
+      addedLines: checked.reduce((n, f) => n + f.added.length, 0),
+      ms: performance.now() - t0,
+    },
+    source,
+  };
+}
+
+function projectMatches(a: AdrRules, project?: string): boolean {
+  if (!project) return true;
+  const p = project.toLowerCase();
+  return !a.project || a.project.toLowerCase() === p || a.adrPath.toLowerCase().split('/').includes(p);
+}
+
+/** The vault and `.k0maru/` are never audited: ADRs quote the very code they forbid. */
+function vaultPrefixes(root: string, paths: VaultPaths): string[] {
+  const out: string[] = [];
+  for (const dir of [paths.k0Dir, paths.notesRoot]) {
+    const rel = relative(root, dir).split('\\').join('/');
+    if (rel && !rel.startsWith('..')) out.push(rel + '/');
+  }
+  return out;
+}
+
+async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefined): Promise<AdrRules[]> {
+  if (!existsSync(paths.notesRoot)) return [];
+  if (cache !== undefined) return (await loadVaultRules(paths.notesRoot, cache)).adrs;
+  const db = openCache(paths);
+  try {
+    return (await loadVaultRules(paths.notesRoot, db)).adrs;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Opens the index for the rule cache unless another process holds its lock: a hook must answer in milliseconds,
+ * so it parses the ADRs itself rather than wait for a scan to finish.
+ */
+function openCache(paths: VaultPaths): (RuleCacheDb & { close(): void }) | null {
+  if (existsSync(`${paths.indexPath}.lock`)) return null;
+  try {
+    // Loaded lazily so callers that pass their own handle never pay for SQLite.
+    const { IndexDb } = require('../index/db') as typeof import('../index/db');
+    return IndexDb.open(paths.indexPath) as unknown as RuleCacheDb & { close(): void };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * New-file text for the syntax classifier and `require` windows: the file on disk when its lines agree with the
+ * diff's added lines (true for the working tree, branch and file sources, and for staged files not edited since
+ * `git add`); otherwise the diff's own new-side lines, with lines outside the hunks left blank so line numbers
+ * still line up.
+ */
+function contentProvider(root: string, source: GuardResult['source']): ContentProvider {
+  const cache = new Map<string, string[]>();
+  return (file) => {
+    let lines = cache.get(file.path);
+    if (lines) return lines;
+    if (source === 'files') lines = fromHunks(file);
+    else lines = fromDisk(join(root, file.path), file) ?? fromHunks(file);
+    cache.set(file.path, lines);
+    return lines;
+  };
+}
+
+function fromDisk(abs: string, file: ChangedFile): string[] | undefined {
+  try {
+    if (statSync(abs).size > 4 * 1024 * 1024) return undefined;
+    const lines = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    for (const a of file.added) if (lines[a.line - 1] !== a.text) return undefined;
+    return lines;
+  } catch {
+    return undefined;
+  }
+}
+
+function fromHunks(file: ChangedFile): string[] {
+  let max = 0;
+  for (const n of file.newSideLines.keys()) if (n > max) max = n;
+  const lines = new Array<string>(max).fill('');
+  for (const [n, t] of file.newSideLines) lines[n - 1] = t;
+  return lines;
+}

@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createXXHash3, type IHasher } from 'hash-wasm';
+import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
+import { validateRegex } from './pattern';
+import type { AdrRules } from './types';
+
+/**
+ * Finds the rules of every ADR in the vault. A note is a rule source when it has a guard section (`## Invariants`,
+ * `## Rules`, `## Guard`); this covers ADR folders and `type: decision` notes alike without guessing from names.
+ * Compiled rules are cached in the index database keyed by the note's xxh3 content hash, so a hook process only
+ * re-parses ADRs that changed. Without a database (no index yet, or the index is locked by a running scan) the
+ * notes are parsed directly — the cache only ever saves time, it never decides what applies.
+ */
+
+/** Bump when the rule grammar or compiled shape changes: cached rows from an older parser are then ignored. */
+const PARSER_VERSION = 'g1';
+const SKIP_DIRS = new Set(['.git', '.obsidian', '.trash', 'node_modules', '.k0maru-trash']);
+
+/** The subset of the index's database handle the cache needs (IndexDb satisfies it). */
+export interface RuleCacheDb {
+  all(sql: string, params?: unknown[]): Record<string, unknown>[];
+  write<T>(fn: () => T): T;
+  run(sql: string, params?: unknown[]): unknown;
+  exec(sql: string): void;
+}
+
+const CREATE = `CREATE TABLE IF NOT EXISTS guard_rules(
+  path TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  mtime_ms REAL NOT NULL,
+  size INTEGER NOT NULL,
+  payload TEXT
+)`;
+
+let hasher: IHasher | undefined;
+
+export interface LoadedRules {
+  adrs: AdrRules[];
+  /** Notes read and (re)parsed this time, for the bench and tests. */
+  parsed: number;
+  cached: number;
+}
+
+interface NoteFile {
+  rel: string;
+  abs: string;
+  mtimeMs: number;
+  size: number;
+}
+
+function walk(root: string): NoteFile[] {
+  const out: NoteFile[] = [];
+  const visit = (dir: string, rel: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) visit(join(dir, e.name), rel ? `${rel}/${e.name}` : e.name);
+      } else if (e.isFile() && e.name.toLowerCase().endsWith('.md')) {
+        const abs = join(dir, e.name);
+        const st = statSync(abs);
+        out.push({ rel: rel ? `${rel}/${e.name}` : e.name, abs, mtimeMs: st.mtimeMs, size: st.size });
+      }
+    }
+  };
+  visit(root, '');
+  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+}
+
+export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null): Promise<LoadedRules> {
+  const files = walk(notesRoot);
+  const result: LoadedRules = { adrs: [], parsed: 0, cached: 0 };
+  const rows = new Map<string, { hash: string; mtime: number; size: number; payload: string | null }>();
+  if (db) {
+    db.exec(CREATE);
+    for (const r of db.all('SELECT path, hash, mtime_ms, size, payload FROM guard_rules')) {
+      rows.set(String(r.path), { hash: String(r.hash), mtime: Number(r.mtime_ms), size: Number(r.size), payload: r.payload === null ? null : String(r.payload) });
+    }
+  }
+  const upserts: [string, string, number, number, string | null][] = [];
+  for (const f of files) {
+    const row = rows.get(f.rel);
+    if (row && row.mtime === f.mtimeMs && row.size === f.size && row.hash.startsWith(PARSER_VERSION + ':')) {
+      result.cached++;
+      if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);
+      continue;
+    }
+    const raw = readFileSync(f.abs, 'utf8');
+    let hash = '';
+    if (db) {
+      hasher ??= await createXXHash3();
+      hash = `${PARSER_VERSION}:${hasher.init().update(raw).digest('hex')}`;
+      if (row && row.hash === hash) {
+        result.cached++;
+        if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);
+        upserts.push([f.rel, hash, f.mtimeMs, f.size, row.payload]);
+        continue;
+      }
+    }
+    let payload: string | null = null;
+    if (GUARD_SECTION_RE.test(raw)) {
+      const adr = parseAdrRules(raw, f.rel, validateRegex);
+      result.adrs.push(adr);
+      payload = JSON.stringify(adr);
+    }
+    result.parsed++;
+    if (db) upserts.push([f.rel, hash, f.mtimeMs, f.size, payload]);
+  }
+  const present = new Set(files.map((f) => f.rel));
+  const gone = [...rows.keys()].filter((p) => !present.has(p));
+  if (db && (upserts.length || gone.length)) {
+    db.write(() => {
+      for (const u of upserts) db.run('INSERT OR REPLACE INTO guard_rules(path, hash, mtime_ms, size, payload) VALUES (?, ?, ?, ?, ?)', u);
+      for (const p of gone) db.run('DELETE FROM guard_rules WHERE path = ?', [p]);
+    });
+  }
+  return result;
+}

@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type * as TreeSitter from '@vscode/tree-sitter-wasm';
+import type { LanguageInfo } from './languages';
+
+/**
+ * Tells whether a match sits in code, a string literal or a comment. Languages with a shipped grammar are parsed
+ * with tree-sitter (only files where a pattern already matched, so most hook runs never load it); the others
+ * use a lexical scan for the language's comment and quote markers. A Python docstring counts as a comment.
+ */
+
+export type SyntaxClass = 'code' | 'string' | 'comment';
+
+type Ts = typeof TreeSitter;
+let tsModule: Promise<Ts> | undefined;
+const languages = new Map<string, Promise<TreeSitter.Language>>();
+
+/** Beside the bundle (esbuild.mjs copies the wasm files into dist/) or, from source, in the package folder. */
+function wasmDir(): string {
+  if (existsSync(join(__dirname, 'tree-sitter.wasm'))) return __dirname;
+  return dirname(require.resolve('@vscode/tree-sitter-wasm'));
+}
+
+function loadTs(): Promise<Ts> {
+  tsModule ??= (async () => {
+    const mod = require('@vscode/tree-sitter-wasm') as Ts;
+    const dir = wasmDir();
+    await mod.Parser.init({ locateFile: (file: string) => join(dir, file) });
+    return mod;
+  })();
+  return tsModule;
+}
+
+async function grammar(name: string): Promise<{ ts: Ts; lang: TreeSitter.Language }> {
+  const ts = await loadTs();
+  let p = languages.get(name);
+  if (!p) {
+    p = ts.Language.load(join(wasmDir(), `tree-sitter-${name}.wasm`));
+    languages.set(name, p);
+  }
+  return { ts, lang: await p };
+}
+
+/** Classifies positions of one file version; parse once, query many times. */
+export interface FileClassifier {
+  classify(line: number, column: number): SyntaxClass;
+  dispose(): void;
+}
+
+export async function createClassifier(lang: LanguageInfo, lines: string[]): Promise<FileClassifier> {
+  if (lang.grammar) {
+    try {
+      const { ts, lang: language } = await grammar(lang.grammar);
+      const parser = new ts.Parser();
+      parser.setLanguage(language);
+      const tree = parser.parse(lines.join('\n'));
+      parser.delete();
+      if (tree) {
+        return {
+          classify: (line, column) => classifyNode(tree.rootNode.descendantForPosition({ row: line - 1, column })),
+          dispose: () => tree.delete(),
+        };
+      }
+    } catch {
+      // A grammar that fails to load must not fail the check: fall back to the lexical scan below.
+    }
+  }
+  return { classify: (line, column) => classifyLexical(lang, lines, line, column), dispose: () => {} };
+}
+
+const STRINGISH = /string|char_literal|character_literal|heredoc|rune_literal/;
+const CODE_IN_STRING = /^(template_substitution|interpolation|string_interpolation|format_expression|escape_sequence_interpolation)$/;
+
+function classifyNode(node: TreeSitter.Node | null): SyntaxClass {
+  for (let n = node; n; n = n.parent) {
+    const t = n.type;
+    if (t.includes('comment')) return 'comment';
+    if (CODE_IN_STRING.test(t)) return 'code';
+    if (STRINGISH.test(t)) return isDocstring(n) ? 'comment' : 'string';
+  }
+  return 'code';
+}
+
+/** A Python string that is the first statement of a module, class or function body. */
+function isDocstring(n: TreeSitter.Node): boolean {
+  let s: TreeSitter.Node | null = n;
+  while (s && s.type !== 'string') s = s.parent;
+  const stmt = s?.parent;
+  if (!s || stmt?.type !== 'expression_statement' || stmt.namedChildCount !== 1) return false;
+  const body = stmt.parent;
+  if (!body || (body.type !== 'module' && body.type !== 'block')) return false;
+  return body.namedChild(0)?.id === stmt.id;
+}
+
+/**
+ * Lexical fallback: walks the text from the top tracking block comments across lines; within a line, line
+ * comments and quotes (single-line strings; a backslash escapes the next character).
+ */
+export function classifyLexical(lang: LanguageInfo, lines: string[], line: number, column: number): SyntaxClass {
+  let blockEnd: string | undefined;
+  for (let li = 0; li < line && li < lines.length; li++) {
+    const text = lines[li];
+    const last = li === line - 1;
+    let quote: string | undefined;
+    for (let i = 0; i < text.length; i++) {
+      if (last && i === column) {
+        if (blockEnd) return 'comment';
+        if (quote) return 'string';
+        const opensComment = lang.lineComments.some((m) => text.startsWith(m, i)) || lang.blockComments.some(([o]) => text.startsWith(o, i));
+        return opensComment ? 'comment' : 'code';
+      }
+      if (blockEnd) {
+        if (text.startsWith(blockEnd, i)) {
+          i += blockEnd.length - 1;
+          blockEnd = undefined;
+        }
+        continue;
+      }
+      const c = text[i];
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = undefined;
+        continue;
+      }
+      if (lang.lineComments.some((m) => text.startsWith(m, i))) {
+        if (last) return 'comment';
+        break;
+      }
+      const block = lang.blockComments.find(([open]) => text.startsWith(open, i));
+      if (block) {
+        blockEnd = block[1];
+        i += block[0].length - 1;
+        continue;
+      }
+      if (lang.quotes.includes(c)) quote = c;
+    }
+    if (last) return blockEnd ? 'comment' : quote ? 'string' : 'code';
+  }
+  return blockEnd ? 'comment' : 'code';
+}
