@@ -28,7 +28,7 @@ export function validateRegex(source: string, ignoreCase: boolean): string | und
     new (loadRe2())(source, ignoreCase ? 'iu' : 'u');
     return undefined;
   } catch (err) {
-    return ((err as Error).message.split(': ').pop() ?? 'invalid').trim();
+    return (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '').trim() || 'invalid';
   }
 }
 

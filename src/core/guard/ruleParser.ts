@@ -38,9 +38,18 @@ export function isActiveStatus(status: string | undefined, note?: ParsedNote): b
   return !INACTIVE.has(first);
 }
 
+/** MADR-style `- Status: superseded by [x](y.md)` list items, which the shared status reader does not cover. */
+function listItemStatus(note: ParsedNote): string | undefined {
+  for (const line of note.lines.slice(0, 40)) {
+    const m = /^\s*[-*+]\s+[*_]*status[*_]*\s*[:：]\s*[*_]*(.+)$/i.exec(line);
+    if (m) return m[1].replace(/[*_`]/g, '').replace(/^[^\p{L}\p{N}]+/u, '').trim();
+  }
+  return undefined;
+}
+
 export function rulesFromNote(note: ParsedNote, relPath: string, validateRegex?: RegexValidator): AdrRules {
   const adrId = adrIdOf(note, relPath);
-  const status = extractStatus(note);
+  const status = extractStatus(note) ?? listItemStatus(note);
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : undefined;
   const out: AdrRules = { adrId, adrPath: relPath, title: note.title, status, project, active: isActiveStatus(status, note), rules: [], diagnostics: [] };
   const codeLines = new Set<number>();
