@@ -194,9 +194,21 @@ function headTitle(abs: string): string | undefined {
   } catch {
     return undefined;
   }
-  const fm = parseFrontmatter(text);
-  if (typeof fm.data.title === 'string' && fm.data.title.trim()) return fm.data.title.trim();
-  const h1 = /^#\s+(.+?)\s*#*\s*$/m.exec(fm.body);
+  // A full YAML parse of 500 heads costs more than the whole flush budget: read the `title:` line directly and
+  // fall back to the YAML parser only for the rare quoted or block-style title.
+  let body = text;
+  const fmBlock = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(text);
+  if (fmBlock) {
+    body = text.slice(fmBlock[0].length);
+    const line = /^title:[ \t]*(.*)$/m.exec(fmBlock[1]);
+    if (line) {
+      const v = line[1].trim();
+      if (v && !/^["'|>&*!]/.test(v) && !/\s#/.test(v)) return v;
+      const fm = parseFrontmatter(text);
+      if (typeof fm.data.title === 'string' && fm.data.title.trim()) return fm.data.title.trim();
+    }
+  }
+  const h1 = /^#\s+(.+?)\s*#*\s*$/m.exec(body);
   // adr-tools headings carry the number: "# 2. Implement as shell scripts".
   return h1 ? h1[1].replace(/^\d+\.\s+/, '') : undefined;
 }
