@@ -1,4 +1,5 @@
 import type { ParsedNote } from '../vault/markdown';
+import { countWords } from './wordCount';
 
 export interface Chunk {
   ord: number;
@@ -33,10 +34,11 @@ export function chunkNote(note: ParsedNote, targetWords = 100): Chunk[] {
       heading = blockHeading;
       if (block.kind === 'heading') continue;
     }
-    const blockWords = block.text.split(/\s+/).filter(Boolean);
-    if (!blockWords.length) continue;
-    if (words + blockWords.length > targetWords && words > 0) emit();
-    if (blockWords.length > targetWords * 1.5) {
+    const blockWordCount = countWords(block.text);
+    if (!blockWordCount) continue;
+    if (words + blockWordCount > targetWords && words > 0) emit();
+    if (blockWordCount > targetWords * 1.5) {
+      const blockWords = block.text.split(/\s+/).filter(Boolean);
       for (let i = 0; i < blockWords.length; i += targetWords) {
         buf = [blockWords.slice(i, i + targetWords).join(' ')];
         line = block.line;
@@ -48,7 +50,7 @@ export function chunkNote(note: ParsedNote, targetWords = 100): Chunk[] {
     }
     if (!buf.length) line = block.line;
     buf.push(block.text);
-    words += blockWords.length;
+    words += blockWordCount;
     endLine = block.endLine;
   }
   emit();

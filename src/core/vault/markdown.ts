@@ -44,7 +44,10 @@ export interface ParsedNote {
   lines: string[];
 }
 
+// Block structure only: inline parsing is most of markdown-it's cost and we need just WikiLinks and tags from
+// inline text, which a scan of the raw inline source (code spans masked) finds the same way.
 const md = new MarkdownIt({ html: true, linkify: false });
+md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 type Token = ReturnType<typeof md.parse>[number];
 
 const WIKILINK = /(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]/g;
@@ -129,45 +132,31 @@ export function parseNote(raw: string, relPath: string): ParsedNote {
   };
 }
 
-/** Visible text of an inline token: text, code spans and link labels, without markup. */
+/** Heading text without emphasis and code markup. */
 function inlineText(tok: Token | undefined): string {
-  if (!tok?.children) return tok?.content ?? '';
-  let out = '';
-  for (const c of tok.children) {
-    if (c.type === 'text' || c.type === 'code_inline' || c.type === 'html_inline') out += c.content;
-    else if (c.type === 'softbreak' || c.type === 'hardbreak') out += '\n';
-    else if (c.type === 'image') out += c.content;
-  }
-  return out;
+  return (tok?.content ?? '').replace(/(`+)([^`]*?)\1/g, '$2').replace(/(\*\*|__|\*|_)(\S[^*_]*?)\1/g, '$2');
+}
+
+/** Replaces code spans with spaces (same length, newlines kept): links and tags in code are examples. */
+function maskCodeSpans(src: string): string {
+  return src.replace(/(`+)[\s\S]*?\1/g, (m) => m.replace(/[^\n]/g, ' '));
 }
 
 function collectInline(tok: Token | undefined, line: number, links: WikiLink[], tags: Set<string>): void {
-  if (!tok?.children) return;
-  // WikiLinks and tags are looked for in text only: code spans are examples, not links.
-  let lineOffset = 0;
-  for (const c of tok.children) {
-    if (c.type === 'softbreak' || c.type === 'hardbreak') {
-      lineOffset++;
-      continue;
-    }
-    if (c.type !== 'text') continue;
-    const parts = c.content.split('\n');
-    parts.forEach((part, k) => {
-      for (const m of part.matchAll(WIKILINK)) {
-        const target = m[2].trim();
-        if (!target && !m[3]) continue;
-        links.push({
-          target,
-          heading: m[3]?.trim() || undefined,
-          alias: m[4]?.trim() || undefined,
-          embed: m[1] === '!',
-          line: line + lineOffset + k,
-        });
+  const src = tok?.content;
+  if (!src || (!src.includes('[[') && !src.includes('#'))) return;
+  maskCodeSpans(src)
+    .split('\n')
+    .forEach((part, k) => {
+      if (part.includes('[[')) {
+        for (const m of part.matchAll(WIKILINK)) {
+          const target = m[2].trim();
+          if (!target && !m[3]) continue;
+          links.push({ target, heading: m[3]?.trim() || undefined, alias: m[4]?.trim() || undefined, embed: m[1] === '!', line: line + k });
+        }
       }
-      for (const m of part.matchAll(INLINE_TAG)) tags.add(m[1].toLowerCase());
+      if (part.includes('#')) for (const m of part.matchAll(INLINE_TAG)) tags.add(m[1].toLowerCase());
     });
-    lineOffset += parts.length - 1;
-  }
 }
 
 function normaliseFrontmatterTags(v: unknown): string[] {
