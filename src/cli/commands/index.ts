@@ -4,6 +4,8 @@ import { recallCommand } from './recall';
 import { modelCommand } from './model';
 import { initCommand } from './init';
 import { flushCommand } from './flush';
+import { offloadCommand } from './offload';
+import { inspectCommand } from './inspect';
 
 /** Every `k0maru` sub-command. Add one import and one entry per command. */
 export const COMMANDS: Command[] = [
@@ -12,4 +14,6 @@ export const COMMANDS: Command[] = [
   modelCommand,
   initCommand,
   flushCommand,
+  offloadCommand,
+  inspectCommand,
 ];

@@ -1,0 +1,453 @@
+import { visibleLine } from './ansi';
+import { cleanPath, isLibraryPath } from './frames';
+import { cCompilerCode, isCFile, MAX_ANALYSED_CHARS, RX } from './patterns';
+import type { ErrorKind, Location, LogAnalysis, LogError, Phase, Runtime } from './types';
+
+const MAX_KEPT_ERRORS = 50;
+const MAX_CODES = 200;
+
+/** Errors that explain a failure outrank test-runner verdicts, which outrank "make: *** Error 1" summaries. */
+const RANK: Record<ErrorKind, number> = {
+  'compile-error': 0,
+  'type-error': 0,
+  'link-error': 0,
+  panic: 0,
+  fatal: 0,
+  exception: 0,
+  uncaught: 0,
+  'unhandled-rejection': 0,
+  sanitizer: 0,
+  'test-failure': 1,
+  'build-failure': 2,
+};
+
+function loc(file: string, line: string, col?: string): Location {
+  return { file: cleanPath(file), line: Number(line), ...(col ? { column: Number(col) } : {}) };
+}
+
+function runtimeOfFile(file: string): Runtime {
+  if (/\.rs$/.test(file)) return 'rust';
+  if (/\.py$/.test(file)) return 'python';
+  if (/\.(ts|tsx|mts|cts)$/.test(file)) return 'typescript';
+  if (/\.(js|jsx|mjs|cjs)$/.test(file)) return 'javascript';
+  if (/\.go$/.test(file)) return 'go';
+  if (isCFile(file)) return 'c-cpp';
+  return 'unknown';
+}
+
+/**
+ * A streaming state machine over log lines: it keeps a bounded amount of state (the current traceback /
+ * goroutine dump / sanitizer stack, at most MAX_KEPT_ERRORS errors) so a log of any size can be analysed.
+ * Feed it lines that are already ANSI-stripped; `finish()` returns the analysis.
+ */
+export class LogAnalyzer {
+  private lineNo = 0;
+  private readonly errors: LogError[] = [];
+  private errorCount = 0;
+  private warningCount = 0;
+  private readonly tests = { failed: 0, passed: 0 };
+  private testsFromSummary = false;
+  private readonly phases: Phase[] = [];
+  private readonly evidence: Record<Runtime, number> = { rust: 0, python: 0, typescript: 0, javascript: 0, go: 0, 'c-cpp': 0, unknown: 0 };
+  private readonly codeCounts: Record<string, number> = {};
+  private best: LogError | undefined;
+
+  // Context of multi-line reports.
+  private rustPending: LogError | undefined; // waits for its `--> file:line:col`
+  private rustPendingTtl = 0;
+  private rustPanic: LogError | undefined; // waits for its message line / first user backtrace frame
+  private rustPanicNeedsMessage = false;
+  private py: { active: boolean; lastUser?: Location; lastAny?: Location; chainInto?: LogError; chainNext: boolean } = { active: false, chainNext: false };
+  private pytest: { inFailures: boolean; current?: LogError; sawE?: boolean } = { inFailures: false };
+  private js: { throwSite?: Location; throwTtl: number; current?: LogError } = { throwTtl: 0 };
+  private go: { current?: LogError; frames: boolean } = { frames: false };
+  private asan: { current?: LogError; inStack: boolean } = { inStack: false };
+
+  push(rawLine: string): void {
+    this.lineNo++;
+    const line = rawLine.length > MAX_ANALYSED_CHARS ? rawLine.slice(0, MAX_ANALYSED_CHARS) : rawLine;
+    if (!line.trim()) {
+      this.onBlank();
+      return;
+    }
+    this.phaseHints(line);
+    if (this.continueContexts(line)) return;
+    this.startReports(line);
+  }
+
+  finish(): LogAnalysis {
+    this.settle();
+    const primary = this.best;
+    let runtime: Runtime = primary?.runtime ?? 'unknown';
+    if (runtime === 'unknown') {
+      let max = 0;
+      for (const [r, n] of Object.entries(this.evidence) as [Runtime, number][]) if (n > max && r !== 'unknown') [runtime, max] = [r, n];
+    }
+    return {
+      lines: this.lineNo,
+      errors: this.errors,
+      errorCount: this.errorCount,
+      warningCount: this.warningCount,
+      tests: { ...this.tests },
+      phases: [...this.phases],
+      runtime,
+      primary,
+      codeCounts: { ...this.codeCounts },
+    };
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private addPhase(p: Phase): void {
+    if (!this.phases.includes(p)) this.phases.push(p);
+  }
+
+  private runtimePhase(): Phase {
+    return this.phases.includes('test') ? 'test' : 'run';
+  }
+
+  private record(e: Omit<LogError, 'logLine'>): LogError {
+    const err: LogError = { ...e, logLine: this.lineNo };
+    this.errorCount++;
+    if (this.errors.length < MAX_KEPT_ERRORS) this.errors.push(err);
+    if (this.codeCounts[err.code] !== undefined || Object.keys(this.codeCounts).length < MAX_CODES) {
+      this.codeCounts[err.code] = (this.codeCounts[err.code] ?? 0) + 1;
+    }
+    if (!this.best || RANK[err.kind] < RANK[this.best.kind]) this.best = err;
+    this.addPhase(err.phase);
+    if (err.runtime !== 'unknown') this.evidence[err.runtime] += 3;
+    return err;
+  }
+
+  private setLocation(err: LogError, l: Location): void {
+    err.location = l;
+    if (err.runtime === 'unknown' || (err.runtime === 'javascript' && runtimeOfFile(l.file) === 'typescript')) {
+      const r = runtimeOfFile(l.file);
+      if (r !== 'unknown') err.runtime = r;
+    }
+  }
+
+  private phaseHints(line: string): void {
+    if (RX.compileHint.test(line)) this.addPhase('compile');
+    else if (RX.testHint.test(line)) this.addPhase('test');
+    else if (RX.runHint.test(line)) this.addPhase('run');
+    if (RX.warning.test(line)) this.warningCount++;
+    if (RX.nodeVersion.test(line)) this.evidence.javascript++;
+  }
+
+  private onBlank(): void {
+    this.asan.inStack = false;
+    this.go.frames = false;
+    // A blank line ends the frames of a Node error; a Python traceback may contain none.
+    this.js.current = undefined;
+  }
+
+  /** Lines that continue an open multi-line report. Returns true when the line was consumed. */
+  private continueContexts(line: string): boolean {
+    let m: RegExpMatchArray | null;
+    if (this.rustPending && this.rustPendingTtl-- > 0 && (m = line.match(RX.rustArrow))) {
+      this.setLocation(this.rustPending, loc(m[1], m[2], m[3]));
+      this.rustPending = undefined;
+      return true;
+    }
+    if (this.rustPanic) {
+      if (this.rustPanicNeedsMessage) {
+        this.rustPanic.message = line.trim();
+        this.rustPanicNeedsMessage = false;
+        return true;
+      }
+      if ((m = line.match(RX.rustBtAt))) {
+        const l = loc(m[1], m[2], m[3]);
+        if (!this.rustPanic.location && !isLibraryPath(l.file)) this.setLocation(this.rustPanic, l);
+        return true;
+      }
+    }
+    if (this.py.active) {
+      if ((m = line.match(RX.pyFrame))) {
+        const l = loc(m[1], m[2]);
+        this.py.lastAny = l;
+        // Python prints the innermost frame last: the last user frame is the one closest to the fault.
+        if (!isLibraryPath(l.file)) this.py.lastUser = l;
+        this.evidence.python++;
+        return true;
+      }
+      if (/^\s/.test(line)) return true; // source excerpt and caret lines
+      const ex = line.match(RX.pyExc);
+      this.py.active = false;
+      if (ex) {
+        this.pythonException(ex[1], ex[2] ?? '');
+        return true;
+      }
+    }
+    if (this.pytest.inFailures) {
+      if (RX.pytestOtherSection.test(line) || RX.pytestSummary.test(line)) {
+        this.pytest.inFailures = false;
+        this.pytest.current = undefined;
+      } else if ((m = line.match(RX.pytestHeader))) {
+        this.pytest.current = this.record({ code: 'AssertionError', kind: 'test-failure', message: m[1], runtime: 'python', phase: 'test' });
+        this.pytest.sawE = false;
+        return true;
+      } else if (this.pytest.current) {
+        const cur = this.pytest.current;
+        if ((m = line.match(RX.pytestE))) {
+          if (!this.pytest.sawE) cur.message = `${cur.message}: ${m[1]}`;
+          this.pytest.sawE = true;
+          return true;
+        }
+        if ((m = line.match(RX.pytestLoc))) {
+          const l = loc(m[1], m[2]);
+          if (!isLibraryPath(l.file) || !cur.location) this.setLocation(cur, l);
+          if (m[3]) cur.code = m[3];
+          return true;
+        }
+        return true;
+      }
+    }
+    if (this.js.current && (m = line.match(RX.jsFrame))) {
+      const l = loc(m[2], m[3], m[4]);
+      if (!this.js.current.location && !isLibraryPath(l.file)) this.setLocation(this.js.current, l);
+      this.evidence.javascript++;
+      return true;
+    }
+    if (this.js.current && (m = line.match(RX.jsCode))) {
+      if (m[1] === 'ERR_UNHANDLED_REJECTION') this.js.current.kind = 'unhandled-rejection';
+      this.js.current.code = this.js.current.code === 'Error' ? m[1] : this.js.current.code;
+      return true;
+    }
+    if (this.go.current) {
+      if (RX.goGoroutine.test(line)) {
+        this.go.frames = true;
+        this.evidence.go++;
+        return true;
+      }
+      if (this.go.frames && (m = line.match(RX.goFrame))) {
+        const l = loc(m[1], m[2]);
+        if (!this.go.current.location && !isLibraryPath(l.file)) this.setLocation(this.go.current, l);
+        return true;
+      }
+      if (this.go.frames && /^\S.*\(.*\)$/.test(line)) return true; // function line above each frame
+    }
+    if (this.asan.current) {
+      if ((m = line.match(RX.asanFrame))) {
+        const l = loc(m[2], m[3], m[4]);
+        if (this.asan.inStack && !this.asan.current.location && !isLibraryPath(l.file)) this.setLocation(this.asan.current, l);
+        return true;
+      }
+      if ((m = line.match(RX.asanSummary))) {
+        if (!this.asan.current.location) this.setLocation(this.asan.current, loc(m[3], m[4], m[5]));
+        this.asan.current = undefined;
+        return true;
+      }
+      const access = line.match(/^(READ|WRITE) of size (\d+)/);
+      if (access) {
+        this.asan.current.message = `${this.asan.current.code}: ${access[1]} of size ${access[2]}`;
+        return true;
+      }
+      // Later stacks ("freed by thread T0 here:") describe history, not the faulting access.
+      if (/^(freed by|previously allocated by|allocated by)/.test(line)) this.asan.inStack = false;
+    }
+    return false;
+  }
+
+  private pythonException(name: string, message: string): void {
+    const short = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
+    const into = this.py.chainNext ? this.py.chainInto : undefined;
+    this.py.chainNext = false;
+    if (into) {
+      // Keep the first exception as the cause: a handler failing afterwards is a second symptom of the same fault.
+      into.chain = [...(into.chain ?? [into.code]), short];
+      this.py.chainInto = into;
+      return;
+    }
+    const err = this.record({ code: short, kind: 'exception', message: message ? `${name}: ${message}` : name, runtime: 'python', phase: this.runtimePhase() });
+    const l = this.py.lastUser ?? this.py.lastAny;
+    if (l) this.setLocation(err, l);
+    this.py.chainInto = err;
+  }
+
+  /** Lines that open a new report. */
+  private startReports(line: string): void {
+    let m: RegExpMatchArray | null;
+    if ((m = line.match(RX.rustErr))) {
+      this.rustPending = this.record({ code: m[1], kind: 'compile-error', message: m[2], runtime: 'rust', phase: 'compile' });
+      this.rustPendingTtl = 4;
+      return;
+    }
+    if ((m = line.match(RX.tsErr)) || (m = line.match(RX.tsErrPretty))) {
+      const err = this.record({ code: m[4], kind: 'type-error', message: m[5], runtime: 'typescript', phase: 'compile' });
+      this.setLocation(err, loc(m[1], m[2], m[3]));
+      if (err.runtime !== 'typescript' && err.runtime !== 'javascript') err.runtime = 'typescript';
+      return;
+    }
+    if ((m = line.match(RX.asanErr))) {
+      this.asan.current = this.record({ code: m[2], kind: 'sanitizer', message: `${m[1]}: ${m[2]}`, runtime: 'c-cpp', phase: this.runtimePhase() });
+      this.asan.inStack = true;
+      return;
+    }
+    if ((m = line.match(RX.ubsan))) {
+      const err = this.record({ code: 'ubsan-runtime-error', kind: 'sanitizer', message: m[4], runtime: 'c-cpp', phase: this.runtimePhase() });
+      this.setLocation(err, loc(m[1], m[2], m[3]));
+      return;
+    }
+    if ((m = line.match(RX.ccErr))) {
+      const err = this.record({ code: cCompilerCode(m[4]), kind: 'compile-error', message: m[4], runtime: 'c-cpp', phase: 'compile' });
+      this.setLocation(err, loc(m[1], m[2], m[3]));
+      return;
+    }
+    if ((m = line.match(RX.rustPanic))) {
+      this.rustPanic = this.record({ code: 'panic', kind: 'panic', message: '', runtime: 'rust', phase: this.runtimePhase() });
+      const l = loc(m[2], m[3], m[4]);
+      if (!isLibraryPath(l.file)) this.setLocation(this.rustPanic, l);
+      this.rustPanicNeedsMessage = true;
+      return;
+    }
+    if ((m = line.match(RX.rustPanicOld))) {
+      this.rustPanic = this.record({ code: 'panic', kind: 'panic', message: m[2], runtime: 'rust', phase: this.runtimePhase() });
+      const l = loc(m[3], m[4], m[5]);
+      if (!isLibraryPath(l.file)) this.setLocation(this.rustPanic, l);
+      return;
+    }
+    if (RX.pyTraceback.test(line)) {
+      this.py = { active: true, chainInto: this.py.chainInto, chainNext: this.py.chainNext };
+      this.addPhase(this.runtimePhase());
+      return;
+    }
+    if (RX.pyChain.test(line)) {
+      this.py.chainNext = true;
+      return;
+    }
+    if ((m = line.match(RX.pytestSection))) {
+      this.pytest = { inFailures: true };
+      this.addPhase('test');
+      return;
+    }
+    if ((m = line.match(RX.goFatal))) {
+      this.go = { current: this.record({ code: 'fatal error', kind: 'fatal', message: m[1], runtime: 'go', phase: this.runtimePhase() }), frames: false };
+      return;
+    }
+    if ((m = line.match(RX.goPanic))) {
+      this.go = { current: this.record({ code: 'panic', kind: 'panic', message: m[1], runtime: 'go', phase: this.runtimePhase() }), frames: false };
+      return;
+    }
+    if ((m = line.match(RX.goBuild))) {
+      const err = this.record({ code: 'go-build', kind: 'compile-error', message: m[4], runtime: 'go', phase: 'compile' });
+      this.setLocation(err, loc(m[1], m[2], m[3]));
+      return;
+    }
+    if ((m = line.match(RX.goTestFail))) {
+      this.tests.failed += this.testsFromSummary ? 0 : 1;
+      this.go.current = this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'go', phase: 'test' });
+      return;
+    }
+    if (this.go.current?.kind === 'test-failure' && (m = line.match(RX.goTestLoc))) {
+      if (!this.go.current.location) this.setLocation(this.go.current, loc(m[1], m[2]));
+      this.go.current.message = `${this.go.current.message}: ${m[3]}`;
+      return;
+    }
+    if (RX.goTestPass.test(line) && !this.testsFromSummary) this.tests.passed++;
+    if ((m = line.match(RX.jsThrowSite))) {
+      this.js.throwSite = loc(m[1], m[2]);
+      this.js.throwTtl = 6;
+      return;
+    }
+    if ((m = line.match(RX.jsErr))) {
+      const rejection = m[1] === 'UnhandledPromiseRejection';
+      const err = this.record({
+        code: rejection ? 'ERR_UNHANDLED_REJECTION' : (m[2] ?? m[1]),
+        kind: rejection ? 'unhandled-rejection' : 'uncaught',
+        message: `${m[1]}: ${m[3]}`,
+        runtime: 'javascript',
+        phase: this.runtimePhase(),
+      });
+      this.settle();
+      this.js.current = err;
+      // The first user frame in the stack wins; the throw site printed above the message is the fallback.
+      const site = this.js.throwSite;
+      this.jsFallback = site && this.js.throwTtl > 0 && !isLibraryPath(site.file) ? site : undefined;
+      this.jsFallbackFor = err;
+      return;
+    }
+    if (this.js.throwTtl > 0) this.js.throwTtl--;
+    if ((m = line.match(RX.rustErrPlain))) {
+      const couldNot = /^could not compile|^aborting due to/.test(m[1]);
+      this.record({ code: couldNot ? 'build-failed' : 'rustc-error', kind: couldNot ? 'build-failure' : 'compile-error', message: m[1], runtime: 'rust', phase: 'compile' });
+      return;
+    }
+    if ((m = line.match(RX.ldErr))) {
+      this.record({ code: 'link-error', kind: 'link-error', message: m[1] ? `undefined reference to ${m[1]}` : line.trim(), runtime: 'c-cpp', phase: 'compile' });
+      return;
+    }
+    if ((m = line.match(RX.makeErr))) {
+      this.record({ code: 'build-failed', kind: 'build-failure', message: m[1], runtime: 'unknown', phase: 'compile' });
+      return;
+    }
+    if ((m = line.match(RX.npmErr))) {
+      this.record({ code: m[1], kind: 'build-failure', message: `npm error ${m[1]}`, runtime: 'javascript', phase: this.phases.at(-1) ?? 'run' });
+      return;
+    }
+    if ((m = line.match(RX.cargoTestFailed))) {
+      this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'rust', phase: 'test' });
+      return;
+    }
+    if ((m = line.match(RX.unittestFail))) {
+      this.record({ code: m[1] === 'FAIL' ? 'AssertionError' : 'test-error', kind: 'test-failure', message: `${m[2]} (${m[3]})`, runtime: 'python', phase: 'test' });
+      return;
+    }
+    if ((m = line.match(RX.jestBullet)) || (m = line.match(RX.tapNotOk))) {
+      this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'javascript', phase: 'test' });
+      return;
+    }
+    this.testCounts(line);
+  }
+
+  private jsFallback: Location | undefined;
+  private jsFallbackFor: LogError | undefined;
+
+  /** Test-runner summaries are authoritative: once one is seen, per-test counting stops. */
+  private testCounts(line: string): void {
+    let m: RegExpMatchArray | null;
+    const set = (failed: number, passed: number) => {
+      if (!this.testsFromSummary) {
+        this.tests.failed = 0;
+        this.tests.passed = 0;
+      }
+      this.testsFromSummary = true;
+      this.tests.failed += failed;
+      this.tests.passed += passed;
+      this.addPhase('test');
+    };
+    if ((m = line.match(RX.pytestSummary)) && /\b(passed|failed)\b/.test(m[1])) {
+      set(Number(m[1].match(/(\d+) failed/)?.[1] ?? 0), Number(m[1].match(/(\d+) passed/)?.[1] ?? 0));
+    } else if ((m = line.match(RX.cargoTestResult))) set(Number(m[2]), Number(m[1]));
+    else if ((m = line.match(RX.jestTests))) set(Number(m[1] ?? 0), Number(m[2] ?? 0));
+    else if ((m = line.match(RX.mochaPassing))) set(0, Number(m[1]));
+    else if ((m = line.match(RX.mochaFailing))) set(Number(m[1]), 0);
+    else if ((m = line.match(RX.tapCount))) set(m[1] === 'fail' ? Number(m[2]) : 0, m[1] === 'pass' ? Number(m[2]) : 0);
+    else if ((m = line.match(RX.unittestRan))) set(0, Number(m[1]));
+    else if ((m = line.match(RX.unittestFailed))) {
+      const f = Number(m[1].match(/failures=(\d+)/)?.[1] ?? 0) + Number(m[1].match(/errors=(\d+)/)?.[1] ?? 0);
+      this.tests.failed += f;
+      this.tests.passed = Math.max(0, this.tests.passed - f);
+    }
+  }
+
+  /** Node errors whose stack has no user frame fall back to the throw site printed above the message. */
+  private settle(): void {
+    if (this.jsFallbackFor && !this.jsFallbackFor.location && this.jsFallback) this.setLocation(this.jsFallbackFor, this.jsFallback);
+  }
+}
+
+/** Analyses a whole string (tests, short traces). Long inputs should be streamed through LogAnalyzer. */
+export function analyzeText(text: string): LogAnalysis {
+  const a = new LogAnalyzer();
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    if (nl < 0 && start >= text.length) break;
+    a.push(visibleLine(text.slice(start, end)));
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return a.finish();
+}

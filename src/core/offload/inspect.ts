@@ -1,0 +1,92 @@
+import { createReadStream } from 'node:fs';
+import { relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { RE2 } from 're2-wasm';
+import { K0Error } from '../errors';
+import type { VaultPaths } from '../vault/paths';
+import { visibleLine } from './ansi';
+import { findNodeFile, validateNodeId } from './store';
+
+/** Without a range the seed's contract returns the whole raw log; this cap keeps a 100 MB log out of a context. */
+export const DEFAULT_INSPECT_MAX_LINES = 5000;
+/** A single line is returned up to this many characters (1 MB lines exist: minified bundles, binary junk). */
+export const MAX_INSPECT_LINE_CHARS = 10_000;
+
+export interface InspectInput {
+  node_id: string;
+  /** 1-based, inclusive. */
+  start_line?: number;
+  end_line?: number;
+  /** RE2 syntax (linear time, no backtracking), matched against the ANSI-stripped line. */
+  grep?: string;
+  max_lines?: number;
+}
+
+export interface InspectResult {
+  node_id: string;
+  file: string;
+  total_lines: number;
+  start_line: number;
+  end_line: number;
+  lines_returned: number;
+  /** More lines matched the request than `max_lines` allowed. */
+  truncated: boolean;
+  /** Raw lines (ANSI kept). Numbered `  N| ` when a range or grep was asked for, plain otherwise (the seed's shape). */
+  text: string;
+}
+
+function positiveInt(name: string, v: number | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < 1) throw new K0Error('INVALID_ARGUMENT', `${name} must be a positive integer, got ${v}`);
+  return v;
+}
+
+export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot'>, input: InspectInput): Promise<InspectResult> {
+  const nodeId = validateNodeId(input.node_id);
+  const start = positiveInt('start_line', input.start_line) ?? 1;
+  const end = positiveInt('end_line', input.end_line) ?? Number.POSITIVE_INFINITY;
+  const max = positiveInt('max_lines', input.max_lines) ?? DEFAULT_INSPECT_MAX_LINES;
+  if (end < start) throw new K0Error('INVALID_ARGUMENT', `end_line ${end} is before start_line ${start}`);
+  let re: RE2 | undefined;
+  if (input.grep !== undefined) {
+    if (!input.grep) throw new K0Error('INVALID_ARGUMENT', 'grep must not be empty');
+    try {
+      re = new RE2(input.grep, 'u');
+    } catch (err) {
+      throw new K0Error('INVALID_ARGUMENT', `invalid grep pattern: ${(err as Error).message}`);
+    }
+  }
+  const file = findNodeFile(paths.refsDir, nodeId);
+  if (!file) throw new K0Error('NODE_NOT_FOUND', `no offloaded log with id ${nodeId} in ${relative(paths.projectRoot, paths.refsDir) || paths.refsDir}`);
+
+  const numbered = input.start_line !== undefined || input.end_line !== undefined || re !== undefined;
+  const out: string[] = [];
+  let n = 0;
+  let truncated = false;
+  let first = 0;
+  let last = 0;
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const raw of rl) {
+    n++;
+    if (n < start || n > end) continue;
+    if (re && !re.test(visibleLine(raw.length > MAX_INSPECT_LINE_CHARS ? raw.slice(0, MAX_INSPECT_LINE_CHARS) : raw))) continue;
+    if (out.length >= max) {
+      truncated = true;
+      continue; // keep counting total_lines
+    }
+    const line = raw.length > MAX_INSPECT_LINE_CHARS ? `${raw.slice(0, MAX_INSPECT_LINE_CHARS)}… [+${raw.length - MAX_INSPECT_LINE_CHARS} chars]` : raw;
+    out.push(numbered ? `${String(n).padStart(6)}| ${line}` : line);
+    if (!first) first = n;
+    last = n;
+  }
+  return {
+    node_id: nodeId,
+    file: relative(paths.projectRoot, file),
+    total_lines: n,
+    start_line: first || start,
+    end_line: last || Math.min(end, n),
+    lines_returned: out.length,
+    truncated,
+    text: out.join('\n') + (truncated ? `\n… truncated at ${max} lines; pass start_line/end_line or grep for the rest` : ''),
+  };
+}
