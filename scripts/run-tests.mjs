@@ -24,8 +24,18 @@ const suites = [['unit', unit]];
 if (!unitOnly) suites.push(['integration', pick(find('test/integration', '.runner.ts'))], ['e2e', pick(find('test/e2e', '.test.ts'))]);
 
 let failed = false;
+let hostReady = false;
 for (const [name, files] of suites) {
   if (!files.length) continue;
+  if (name !== 'unit' && !hostReady) {
+    // The integration and browser suites drive real programs; install or verify them first (idempotent, cached).
+    const r = spawnSync('bash', ['scripts/ensure-test-host.sh'], { stdio: 'inherit' });
+    if (r.status !== 0) {
+      console.error('could not set up the VS Code host / browser for the integration tests (see above)');
+      process.exit(1);
+    }
+    hostReady = true;
+  }
   console.log(`\n=== ${name}: ${files.length} file(s) ===`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], { stdio: 'inherit' });
   if (r.status !== 0) failed = true;
