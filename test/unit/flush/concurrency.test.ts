@@ -29,19 +29,46 @@ function runWorker(args: string[]): Promise<Line[]> {
   });
 }
 
-async function race(workers: number, count: number, title: string, category: string) {
+async function race(workers: number, count: number, title: string, category: string, extra?: (root: string) => Promise<Line>[]) {
   const p = tempProject('k0maru-default');
   const start = join(p.projectRoot, 'go');
-  const runs = Array.from({ length: workers }, (_, w) => runWorker([p.projectRoot, start, String(w), String(count), title, category]));
-  // Let every process load and reach the barrier, then release them together.
+  const runs: Promise<Line | Line[]>[] = Array.from({ length: workers }, (_, w) => runWorker([p.projectRoot, start, String(w), String(count), title, category]));
+  // Let every process load and reach the barrier, then release them together (CLI runs start loading now and
+  // land in the middle of the workers' flushes).
   await new Promise((r) => setTimeout(r, 1500));
   writeFileSync(start, '');
+  if (extra) runs.push(...extra(p.projectRoot));
   const lines = (await Promise.all(runs)).flat();
   return { p, lines };
 }
 
-test('four processes flushing the same title at once: every note lands in its own complete file', async () => {
-  const { p, lines } = await race(4, 8, 'Same title for everyone', 'log');
+const CLI = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts');
+
+/** `k0maru flush` as a real process, content on stdin. */
+function runCliFlush(projectRoot: string, title: string, content: string): Promise<Line> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'flush', '--json', '--vault', projectRoot, '--title', title, '--date', '2026-11-30'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve({ ...(JSON.parse(out) as Line), worker: 'cli', i: 0 }) : reject(new Error(`cli exited ${code}: ${err}`))));
+    child.stdin.end(content);
+  });
+}
+
+test('four processes and two CLI runs flushing the same title at once: every note lands in its own complete file', async () => {
+  const { p, lines: workerLines } = await race(4, 8, 'Same title for everyone', 'log', (root) => [
+    runCliFlush(root, 'Same title for everyone', 'from cli A\n' + 'filler line\n'.repeat(200)),
+    runCliFlush(root, 'Same title for everyone', 'from cli B\n' + 'filler line\n'.repeat(200)),
+  ]);
+  const cliLines = workerLines.filter((l) => l.worker === 'cli');
+  assert.equal(cliLines.length, 2);
+  const cliTexts = cliLines.map((l) => read(p, l.path));
+  assert.ok(cliTexts.some((t) => t.includes('from cli A')) && cliTexts.some((t) => t.includes('from cli B')));
+  const lines = workerLines.filter((l) => l.worker !== 'cli');
   assert.equal(lines.length, 32);
   assert.ok(lines.every((l) => l.outcome === 'created' || l.outcome === 'versioned'));
   const paths = lines.map((l) => l.path);
@@ -54,7 +81,8 @@ test('four processes flushing the same title at once: every note lands in its ow
   const files = [...snapshot(p.notesRoot).keys()];
   assert.ok(!files.some((f) => f.endsWith('.tmp')), 'no temp file left behind');
   assert.ok(!existsSync(join(p.k0Dir, 'flush.lock')), 'lock released');
-  assert.equal(readdirSync(join(p.notesRoot, '01_AI_Logs')).length, 33, '32 new notes + the fixture log');
+  assert.equal(readdirSync(join(p.notesRoot, '01_AI_Logs')).length, 35, '32 + 2 new notes + the fixture log');
+  assert.equal(new Set([...paths, ...cliLines.map((l) => l.path)]).size, 34);
 });
 
 test('two processes recording different decisions at once never take the same ADR number', async () => {
