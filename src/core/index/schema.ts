@@ -1,5 +1,5 @@
 /** Bump when the layout changes: an index with another version is dropped and rebuilt from Markdown. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS documents(
   warnings TEXT                        -- JSON array of 'line: message'
 );
 CREATE TABLE IF NOT EXISTS chunks(
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a batch indexes in FTS every chunk id above its start
   doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
   ord INTEGER NOT NULL,
   heading TEXT NOT NULL,

@@ -19,6 +19,7 @@ export interface DocumentRecord {
  */
 export class DocumentWriter {
   private readonly stmts;
+  private readonly ftsWatermark: number;
   constructor(private readonly idx: IndexDb) {
     this.stmts = {
       findDoc: idx.prepare('SELECT id FROM documents WHERE path = ?'),
@@ -29,10 +30,17 @@ export class DocumentWriter {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertChunk: idx.prepare('INSERT INTO chunks(doc_id, ord, heading, text, line, end_line, hash) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      insertFts: idx.prepare('INSERT INTO chunks_fts(rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
+      maxChunk: idx.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM chunks'),
+      // One statement fills the FTS table for the whole batch from rows already in SQLite: the text crosses the
+      // JS→WASM boundary once instead of twice, which is most of the cold-index cost.
+      fillFts: idx.prepare(
+        `INSERT INTO chunks_fts(rowid, title, heading, body)
+         SELECT c.id, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id > ?`,
+      ),
       insertLink: idx.prepare('INSERT INTO links(from_doc, target, heading, line, embed) VALUES (?, ?, ?, ?, ?)'),
       touch: idx.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE path = ?'),
     };
+    this.ftsWatermark = Number(this.stmts.maxChunk.get()!.id);
   }
 
   /** Replaces whatever the index holds for `rec.path` (idempotent, so two racing scanners converge). */
@@ -61,8 +69,7 @@ export class DocumentWriter {
     ]);
     const docId = Number(res.lastInsertRowid);
     for (const c of chunkNote(note)) {
-      const r = this.stmts.insertChunk.run([docId, c.ord, c.heading, c.text, c.line, c.endLine, chunkHash(c.text)]);
-      this.stmts.insertFts.run([Number(r.lastInsertRowid), note.title, c.heading, c.text]);
+      this.stmts.insertChunk.run([docId, c.ord, c.heading, c.text, c.line, c.endLine, chunkHash(c.text)]);
     }
     for (const l of note.links) {
       this.stmts.insertLink.run([docId, l.target.toLowerCase(), l.heading ?? null, l.line, l.embed ? 1 : 0]);
@@ -81,7 +88,17 @@ export class DocumentWriter {
     this.stmts.touch.run([mtimeMs, size, path]);
   }
 
+  /** Indexes every chunk written by this writer in FTS5 and releases the statements. Call once per batch. */
   finalize(): void {
+    try {
+      this.stmts.fillFts.run([this.ftsWatermark]);
+    } finally {
+      for (const s of Object.values(this.stmts)) s.finalize();
+    }
+  }
+
+  /** Releases the statements without indexing (the transaction is being rolled back). */
+  abandon(): void {
     for (const s of Object.values(this.stmts)) s.finalize();
   }
 }

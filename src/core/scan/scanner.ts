@@ -90,9 +90,11 @@ export class IncrementalScanner {
             if (p.kind === 'touch') w.touch(p.rel, p.mtimeMs, p.size);
             else w.upsert({ path: p.rel, hash: p.hash, mtimeMs: p.mtimeMs, size: p.size, note: p.note, warnings: p.warnings }, hash);
           }
-        } finally {
-          w.finalize();
+        } catch (err) {
+          w.abandon();
+          throw err;
         }
+        w.finalize();
         this.bumpGeneration();
       });
       for (const p of batch) {
@@ -166,9 +168,11 @@ export class IncrementalScanner {
         const w = new DocumentWriter(this.idx);
         try {
           for (const p of gone) w.remove(p);
-        } finally {
-          w.finalize();
+        } catch (err) {
+          w.abandon();
+          throw err;
         }
+        w.finalize();
         this.bumpGeneration();
       });
       for (const p of gone) known.delete(p);
