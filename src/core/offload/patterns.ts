@@ -64,7 +64,7 @@ export const RX = {
   tapCount: /^# (pass|fail) (\d+)$/,
   // Phases and noise
   warning: /^(?:warning(?:\[\w+\])?:|.+?:\d+:\d+: warning:|.+\(\d+,\d+\): warning )/,
-  compileHint: /^\s*(?:Compiling|Checking|Building|Linking)\b|^(?:cc|gcc|g\+\+|clang\+?\+?|c\+\+|rustc|tsc|javac|go build|ar) |^\[\s*\d+%\]|^> tsc\b/,
+  compileHint: /^\s*(?:Compiling|Checking|Building|Linking|Finished)\b|^(?:cc|gcc|g\+\+|clang\+?\+?|c\+\+|rustc|tsc|javac|go build|ar) |^\[\s*\d+%\]|^> tsc\b/,
   testHint: /test session starts|^running \d+ tests?$|^test result:|^=== RUN|^--- (?:FAIL|PASS)|^(?:PASS|FAIL)\s+\S|^\s+\d+ passing|^TAP version|^Ran \d+ tests?|::\S+ (?:PASSED|FAILED)/,
   runHint: /^\s*Running `|^Traceback|panicked at|^panic:|^fatal error:|==ERROR: \w+Sanitizer|^Node\.js v/,
 } as const;

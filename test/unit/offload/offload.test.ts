@@ -1,0 +1,196 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { analyzeText, countTokensSafe, formatLocation, LEDGER_FILE, MAX_DIAGRAM_LINES, offloadLog } from '../../../src/core/offload';
+import { EXPECTED, fixture, LONG_LOGS } from './fixtures';
+
+function project() {
+  const root = mkdtempSync(join(tmpdir(), 'k0-offload-'));
+  return { projectRoot: root, refsDir: join(root, '.k0maru', 'refs') };
+}
+
+/** Every file under `root`, relative: used to prove nothing is written outside .k0maru/refs. */
+function walk(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const n of readdirSync(join(root, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${n.name}` : n.name;
+    if (n.isDirectory()) out.push(...walk(root, r));
+    else out.push(r);
+  }
+  return out;
+}
+
+async function mermaidVerdict(text: string): Promise<'ok' | string> {
+  const mermaid = (await import('mermaid')).default;
+  try {
+    await mermaid.parse(text);
+    return 'ok';
+  } catch (err) {
+    const msg = (err as Error).message;
+    // In Node there is no DOM: mermaid parses the diagram, then fails in its DOMPurify step. A syntax error
+    // is reported before that as "Parse error …", which is what this check is about.
+    return /DOMPurify/.test(msg) ? 'ok' : msg;
+  }
+}
+
+for (const ex of EXPECTED) {
+  test(`analysis of real log ${ex.file}: ${ex.runtime} / ${ex.code} / ${ex.root ?? 'no user frame'}`, () => {
+    const a = analyzeText(fixture(ex.file));
+    assert.equal(a.runtime, ex.runtime);
+    assert.equal(a.primary?.code, ex.code);
+    if (ex.root) assert.ok(formatLocation(a.primary?.location).includes(ex.root), `root ${formatLocation(a.primary?.location)} should contain ${ex.root}`);
+    else assert.equal(a.primary?.location, undefined, 'only node:internal frames: no user root');
+  });
+}
+
+test('library frames are skipped: python KeyError raised inside string.py roots in the user file', () => {
+  const a = analyzeText(fixture('python-keyerror.log'));
+  assert.ok(!a.primary?.location?.file.includes('/lib/python3'));
+  const n = analyzeText(fixture('node-typeerror-undefined.log'));
+  assert.ok(!n.primary?.location?.file.includes('node_modules'));
+});
+
+test('chained python exceptions are kept in order, cause first', () => {
+  const a = analyzeText(fixture('python-chained-exception.log'));
+  assert.deepEqual(a.primary?.chain, ['KeyError', 'CheckoutError', 'FileNotFoundError']);
+});
+
+test('phases and counts', () => {
+  const py = analyzeText(fixture('long-pytest-one-failure.log'));
+  assert.deepEqual(py.tests, { failed: 1, passed: 1199 });
+  assert.deepEqual(py.phases, ['test']);
+  const c = analyzeText(fixture('long-c-build-buried-error.log'));
+  assert.deepEqual(c.phases, ['compile']);
+  assert.equal(c.warningCount, 12);
+  const rust = analyzeText(fixture('rust-refcell-borrowmut-panic.log'));
+  assert.deepEqual(rust.phases, ['compile', 'run']);
+});
+
+for (const name of LONG_LOGS) {
+  test(`offload of ${name} (1,000+ lines): ≥ 97% reduction, keeps the primary code and root file:line`, async () => {
+    const p = project();
+    const raw = fixture(name);
+    const r = await offloadLog(p, { text: raw, taskName: 'build', threshold: 30 });
+    assert.equal(r.passthrough, false);
+    assert.ok(r.lines >= 1000);
+    assert.ok(r.reduction >= 0.97, `reduction ${r.reduction}`);
+    assert.equal(r.tokensBefore, countTokensSafe(raw));
+    const ex = EXPECTED.find((e) => e.file === name)!;
+    assert.ok(r.text.includes(ex.code));
+    assert.ok(r.text.includes(ex.root!));
+    assert.match(r.text, new RegExp(`✓ Log offloaded \\(${r.lines} lines, \\d+\\.\\d% token reduction\\)`));
+    assert.match(r.text, /Reference ID: node_[0-9a-f]{8}/);
+    assert.match(r.text, /inspect_log_node/);
+    assert.ok(r.mermaid!.split('\n').length <= MAX_DIAGRAM_LINES);
+    assert.equal(await mermaidVerdict(r.mermaid!), 'ok');
+    assert.deepEqual(readFileSync(join(p.projectRoot, r.rawFile!)), Buffer.from(raw, 'utf8'));
+    assert.equal(r.rawFile, `.k0maru/refs/build_${r.nodeId}.log`);
+  });
+}
+
+test('every fixture gives a valid diagram of at most 15 lines', async () => {
+  const p = project();
+  for (const ex of EXPECTED) {
+    const r = await offloadLog(p, { text: fixture(ex.file), threshold: 0 });
+    const lines = r.mermaid!.split('\n');
+    assert.ok(lines.length <= MAX_DIAGRAM_LINES, ex.file);
+    assert.equal(lines[0], 'stateDiagram-v2');
+    assert.equal(await mermaidVerdict(r.mermaid!), 'ok', ex.file);
+  }
+});
+
+test('the mermaid check itself rejects a broken diagram', async () => {
+  assert.notEqual(await mermaidVerdict('stateDiagram-v2\n    A -- > ;; {'), 'ok');
+});
+
+test('logs at or under the threshold pass through unchanged and write nothing', async () => {
+  const p = project();
+  const text = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const r = await offloadLog(p, { text, threshold: 50 });
+  assert.equal(r.passthrough, true);
+  assert.equal(r.text, text);
+  assert.equal(existsSync(p.refsDir), false);
+  const over = await offloadLog(p, { text: text + 'one more\n', threshold: 50 });
+  assert.equal(over.passthrough, false);
+  assert.equal(over.lines, 51);
+});
+
+test('the same log twice is stored once; the ledger records both offloads', async () => {
+  const p = project();
+  const raw = fixture('go-deadlock.log').repeat(10);
+  const a = await offloadLog(p, { text: raw, taskName: 'first', threshold: 30 });
+  const b = await offloadLog(p, { stream: Readable.from([Buffer.from(raw)]), taskName: 'second', threshold: 30 });
+  assert.equal(a.nodeId, b.nodeId);
+  assert.equal(a.deduplicated, false);
+  assert.equal(b.deduplicated, true);
+  const logs = readdirSync(p.refsDir).filter((n) => n.endsWith('.log'));
+  assert.deepEqual(logs, [`first_${a.nodeId}.log`]);
+  const ledger = readFileSync(join(p.refsDir, LEDGER_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(ledger.length, 2);
+  assert.equal(ledger[0].node_id, a.nodeId);
+  assert.equal(ledger[0].tokens_before, a.tokensBefore);
+  assert.equal(ledger[1].deduplicated, true);
+});
+
+test('stream input split at awkward byte boundaries gives the same node and analysis as text input', async () => {
+  const p = project();
+  const raw = fixture('rust-e0382-use-after-move.log') + '✓ déjà vu ✓\n'.repeat(40);
+  const buf = Buffer.from(raw, 'utf8');
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < buf.length; i += 7) chunks.push(buf.subarray(i, i + 7)); // splits multi-byte characters
+  const s = await offloadLog(p, { stream: Readable.from(chunks), threshold: 30 });
+  const t = await offloadLog(p, { text: raw, threshold: 30 });
+  assert.equal(s.nodeId, t.nodeId);
+  assert.equal(s.lines, t.lines);
+  assert.equal(s.tokensBefore, t.tokensBefore);
+  assert.equal(s.analysis.primary?.code, 'E0382');
+});
+
+test('ANSI colours are stripped for analysis and kept in the raw file', async () => {
+  const p = project();
+  const raw = fixture('rust-e0382-use-after-move.log');
+  assert.ok(raw.includes('\x1b['));
+  const r = await offloadLog(p, { text: raw, threshold: 10 });
+  assert.equal(r.analysis.primary?.code, 'E0382');
+  assert.equal(formatLocation(r.analysis.primary?.location), 'src/worker.rs:13:17');
+  assert.ok(!r.text.includes('\x1b['));
+  assert.ok(readFileSync(join(p.projectRoot, r.rawFile!), 'utf8').includes('\x1b[1m\x1b[91merror[E0382]'));
+});
+
+test('bad input: binary junk, 1 MB lines and empty logs are handled and stay inside .k0maru/refs', async () => {
+  const p = project();
+  const junk = randomBytes(300_000);
+  const j = await offloadLog(p, { stream: Readable.from([junk]), threshold: 30 });
+  assert.ok(j.lines > 30);
+  assert.deepEqual(readFileSync(join(p.projectRoot, j.rawFile!)), junk);
+
+  const longLine = 'x'.repeat(1 << 20);
+  const text = `${longLine}\nerror[E0502]: cannot borrow \`v\` as mutable\n  --> src/lib.rs:3:5\n${longLine}\n` + 'noise\n'.repeat(40);
+  const l = await offloadLog(p, { text, threshold: 30 });
+  assert.equal(l.lines, 44);
+  assert.equal(l.analysis.primary?.code, 'E0502');
+  assert.equal(formatLocation(l.analysis.primary?.location), 'src/lib.rs:3:5');
+  assert.ok(l.text.length < 2000);
+
+  const e = await offloadLog(p, { text: '' });
+  assert.equal(e.passthrough, true);
+  assert.equal(e.lines, 0);
+  assert.equal(e.text, '');
+  await assert.rejects(offloadLog(p, { text: 'x', threshold: -1 }), /threshold/);
+  await assert.rejects(offloadLog(p, {}), /exactly one/);
+
+  const files = walk(p.projectRoot);
+  assert.ok(files.every((f) => f.startsWith('.k0maru/refs/')), files.join(', '));
+  assert.ok(!files.some((f) => f.endsWith('.tmp')), 'no temp file left behind');
+  rmSync(p.projectRoot, { recursive: true, force: true });
+});
+
+test('task names cannot escape the refs folder', async () => {
+  const p = project();
+  const r = await offloadLog(p, { text: 'a\n'.repeat(60), taskName: '../../../etc/evil name', threshold: 30 });
+  assert.match(r.rawFile!, /^\.k0maru\/refs\/etc-evil-name_node_[0-9a-f]{8}\.log$/);
+});
