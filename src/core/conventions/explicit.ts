@@ -16,7 +16,7 @@ import { normalizeCategory, type NamingStyle } from './types';
  *
  * Separators `:`, `->`, `→`, `=>`. Category words: decision(s)/adr(s), log(s)/journal, concept(s)/card(s),
  * skill(s)/playbook(s); any other name needs the `category NAME:` form. An optional trailing `(DateSlug)`,
- * `(SlugOnly)` or `(Numbered)` fixes the naming. Folders are relative to the notes root.
+ * `(SlugOnly)`, `(Title)` or `(Numbered)` fixes the naming. Folders are relative to the notes root.
  */
 export interface ExplicitMapping {
   category: string;
@@ -33,8 +33,8 @@ export interface ExplicitConventions {
 
 const KNOWN_WORDS = /^(decisions?|adrs?|logs?|journal|concepts?|cards?|skills?|playbooks?)$/i;
 const LINE =
-  /^\s*(?:[-*+]\s+)?`?(?:(category)\s+)?([\p{L}\p{N}_-]+)\s*(?::|->|→|=>)\s*`?\s*`?([^\s`]+\/)`?\s*(?:\(\s*(DateSlug|SlugOnly|Numbered)\s*\))?\s*`?\s*$/iu;
-const NAMINGS: Record<string, NamingStyle> = { dateslug: 'DateSlug', slugonly: 'SlugOnly', numbered: 'Numbered' };
+  /^\s*(?:[-*+]\s+)?`?(?:(category)\s+)?([\p{L}\p{N}_-]+)\s*(?::|->|→|=>)\s*`?\s*`?([^\s`]+\/)`?\s*(?:\(\s*(DateSlug|SlugOnly|Title|Numbered)\s*\))?\s*`?\s*$/iu;
+const NAMINGS: Record<string, NamingStyle> = { dateslug: 'DateSlug', slugonly: 'SlugOnly', title: 'Title', numbered: 'Numbered' };
 
 /** Files in precedence order: the first one that maps a category wins for that category. */
 export function explicitSources(opts: { k0Dir?: string; projectRoot?: string; notesRoot: string }): string[] {

@@ -110,6 +110,7 @@ export function inferNaming(files: string[]): NamingGuess | undefined {
   let dashed = 0;
   let compact = 0;
   let slug = 0;
+  let titled = 0;
   const numbered: { prefix: string; digits: number; n: number }[] = [];
   for (const f of files) {
     if (DATE_DASHED.test(f)) dashed++;
@@ -118,7 +119,10 @@ export function inferNaming(files: string[]): NamingGuess | undefined {
       const m = NUMBERED.exec(f);
       // A bare number without zero padding ("3-things.md") is a title, not ADR numbering.
       if (m && (m[1] || m[2].length >= 3)) numbered.push({ prefix: m[1] ?? '', digits: m[2].length, n: Number(m[2]) });
-      else slug++;
+      else {
+        slug++;
+        if (/[ A-Z]/.test(f.replace(/\.md$/i, ''))) titled++;
+      }
     }
   }
   const max = Math.max(dashed + compact, numbered.length, slug);
@@ -127,7 +131,8 @@ export function inferNaming(files: string[]): NamingGuess | undefined {
   const numbering = numbered.length ? numberingOf(numbered) : undefined;
   if (numbered.length === max && numbering) return { naming: 'Numbered', numbering };
   if (dashed + compact === max && max > 0) return { naming: 'DateSlug', dateFormat: compact > dashed ? 'YYYYMMDD' : 'YYYY-MM-DD', numbering };
-  return { naming: 'SlugOnly', numbering };
+  // Names with spaces or capitals ("Use Stripe.md") are titles, the Obsidian habit; keep it when most are.
+  return { naming: titled * 2 > slug ? 'Title' : 'SlugOnly', numbering };
 }
 
 function numberingOf(found: { prefix: string; digits: number; n: number }[]): NumberingScheme {

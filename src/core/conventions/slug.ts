@@ -19,3 +19,22 @@ export function slugify(title: string): string {
   if (WINDOWS_RESERVED.test(slug)) slug += '-note';
   return slug;
 }
+
+/**
+ * The title as an Obsidian-style file name: case and spaces kept; path separators and the characters Obsidian
+ * refuses in names (`* " \ / < > : | ? # ^ [ ]`) and control characters dropped; no leading dots (no hidden files,
+ * no `..`), no trailing dots or spaces (Windows).
+ */
+export function titleFileName(title: string): string {
+  let name = title
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f*"\\/<>:|?#^[\]]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '');
+  name = Array.from(name).slice(0, 100).join('').trim();
+  if (!name) name = 'Untitled';
+  if (WINDOWS_RESERVED.test(name)) name += ' note';
+  return name;
+}

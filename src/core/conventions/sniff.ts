@@ -3,7 +3,7 @@ import { K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { explicitSources, readExplicitConventions } from './explicit';
 import { findCategoryFolder, findCategoryTemplate, findTemplateFolder, inferNaming, listDirs, mdFiles, type NamingGuess } from './heuristics';
-import { slugify } from './slug';
+import { slugify, titleFileName } from './slug';
 import { BUILTIN_CATEGORIES, normalizeCategory, type CategoryRule, type ConventionRules, type NamingStyle } from './types';
 
 /**
@@ -158,6 +158,8 @@ export function targetPathFor(
     const scheme = rule.numbering ?? { prefix: '', width: 4, next: 1 };
     const n = opts.number ?? scheme.next;
     stem = `${scheme.prefix}${String(n).padStart(scheme.width, '0')}-${slug}`;
+  } else if (rule.naming === 'Title') {
+    stem = titleFileName(title);
   } else {
     stem = slug;
   }

@@ -11,9 +11,11 @@ export type BuiltinCategory = (typeof BUILTIN_CATEGORIES)[number];
 /**
  * - `DateSlug`: `2026-11-30-title-slug.md` (or `20261130-title-slug.md`, see `dateFormat`)
  * - `SlugOnly`: `title-slug.md`
+ * - `Title`: the title itself as the file name, `Use Stripe.md` (Obsidian vaults); only characters Obsidian
+ *   forbids in names are dropped
  * - `Numbered`: ADR numbering, `0007-title-slug.md` or `adr-007-title-slug.md` (see `numbering`)
  */
-export type NamingStyle = 'DateSlug' | 'SlugOnly' | 'Numbered';
+export type NamingStyle = 'DateSlug' | 'SlugOnly' | 'Title' | 'Numbered';
 
 /** explicit = declared in rules.md / AGENTS.md / CONVENTIONS.md; heuristic = read off the vault; default = ours. */
 export type RuleSource = 'explicit' | 'heuristic' | 'default';

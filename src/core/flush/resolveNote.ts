@@ -90,10 +90,11 @@ const FILE_NUMBER = /^(?:adr[-_]?)?0*(\d{1,5})(?=[-_ .])/i;
 
 /** Strips a leading date or number so `0003-use-redis` and `2026-01-02-use-redis` both give `use-redis`. */
 function titleSlugOfFile(rel: string): string {
-  return stemOf(rel)
-    .toLowerCase()
-    .replace(/^\d{4}-\d{2}-\d{2}[-_ ]?|^\d{8}[-_ ]/, '')
-    .replace(/^(?:adr[-_]?)?\d{1,5}[-_ ]/i, '');
+  return slugify(
+    stemOf(rel)
+      .replace(/^\d{4}-\d{2}-\d{2}[-_ ]?|^\d{8}[-_ ]/, '')
+      .replace(/^(?:adr[-_]?)?\d{1,5}[-_ ]/i, ''),
+  );
 }
 
 export interface ResolveOptions {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inferNaming, normalizeCategory, parseExplicit, slugify, sniffConventions, targetPathFor } from '../../../src/core/conventions';
+import { titleFileName } from '../../../src/core/conventions/slug';
 
 const LAYOUTS = join(__dirname, '..', '..', 'fixtures', 'layouts');
 const sniff = (name: string) => sniffConventions(join(LAYOUTS, name), { projectRoot: join(LAYOUTS, name) });
@@ -79,7 +80,9 @@ test('log4brains compact dates (YYYYMMDD-slug) are followed', () => {
 test('Obsidian vault: templates.json folder, category templates, nested "Architecture Decisions", Daily notes', () => {
   const r = sniff('obsidian');
   assert.equal(r.categoryFolders.decision, 'Projects/Payments/Architecture Decisions');
-  assert.equal(r.naming.decision, 'SlugOnly');
+  assert.equal(r.naming.decision, 'Title', '"Use Stripe.md": the vault names notes by their title');
+  assert.equal(targetPathFor(r, 'decision', 'Use Kafka: why?', DAY), 'Projects/Payments/Architecture Decisions/Use Kafka why.md');
+  assert.equal(targetPathFor(r, 'decision', '../../.hidden', DAY), 'Projects/Payments/Architecture Decisions/hidden.md');
   assert.equal(r.categoryFolders.log, 'Daily');
   assert.equal(r.templatePath, '_templates');
   assert.equal(r.categories.decision.template, '_templates/decision.md');
@@ -98,6 +101,8 @@ test('inferNaming: majority wins, bare small numbers are titles not ADR numbers'
   assert.equal(inferNaming(['2026-01-01-a.md', '2026-01-02-b.md', 'c.md'])?.naming, 'DateSlug');
   assert.equal(inferNaming(['3-things.md', 'other.md'])?.naming, 'SlugOnly');
   assert.deepEqual(inferNaming(['adr003-x.md', 'adr004-y.md'])?.numbering, { prefix: 'adr', width: 3, next: 5 });
+  assert.equal(inferNaming(['Use Stripe.md', 'Retry Policy.md', 'notes.md'])?.naming, 'Title');
+  assert.equal(inferNaming(['use-stripe.md', 'retry-policy.md', 'Readme Notes.md'])?.naming, 'SlugOnly');
   assert.equal(inferNaming([]), undefined);
 });
 
@@ -121,6 +126,9 @@ test('slugify keeps every script, strips path syntax, never returns empty', () =
   assert.equal(slugify('...'), 'note');
   assert.equal(slugify('CON'), 'con-note');
   assert.ok(slugify('x'.repeat(500)).length <= 80);
+  assert.equal(titleFileName('a/b\\c: "d" <e> | f? #g ^h [[i]]'), 'a b c d e f g h i');
+  assert.equal(titleFileName('...'), 'Untitled');
+  assert.equal(titleFileName('nul'), 'nul note');
   assert.equal(normalizeCategory('Card'), 'concept');
   assert.equal(normalizeCategory('ADRs'), 'decision');
   assert.equal(normalizeCategory('../Post Mortem'), 'post-mortem');

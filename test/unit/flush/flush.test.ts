@@ -120,3 +120,23 @@ test('conventions drive the folder: explicit CONVENTIONS.md mapping in a bound l
   assert.equal(r.rule.source, 'explicit');
   assert.ok(!existsSync(join(p.notesRoot, 'decisions', '0002-event-store-retention.md')));
 });
+
+test('bound Obsidian vault: init --vault, then a decision lands as "Title.md" in the nested decisions folder', async () => {
+  const { mkdtempSync, cpSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { initVault } = await import('../../../src/core/vault/init');
+  const { locateVault } = await import('../../../src/core/vault/paths');
+  const { LAYOUTS } = await import('./helpers');
+  const root = mkdtempSync(join(tmpdir(), 'k0bound-'));
+  const vault = join(root, 'Vault');
+  cpSync(join(LAYOUTS, 'obsidian'), vault, { recursive: true });
+  initVault({ projectRoot: root, vault });
+  const p = locateVault({ cwd: root, env: {} });
+  assert.equal(p.notesRoot, vault);
+  const r = await flushNote(p, { title: 'Use Adyen', content: 'Lower fees.', category: 'decision', supersedes: 'use stripe', date: DATE });
+  assert.equal(r.path, 'Projects/Payments/Architecture Decisions/Use Adyen.md');
+  assert.deepEqual(r.superseded, ['Projects/Payments/Architecture Decisions/Use Stripe.md']);
+  assert.match(read(p, r.superseded[0]), /^---\nstatus: superseded\nsuperseded_by: "\[\[Use Adyen\]\]"\n---\n# Use Stripe\n$/);
+  assert.deepEqual(frontmatterOf(read(p, r.path)).supersedes, ['[[Use Stripe]]']);
+  assert.ok(!existsSync(join(root, '.k0maru', 'wiki')));
+});
