@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { safeJoin } from '../vault/paths';
@@ -83,11 +83,19 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
     if (outcome === 'up_to_date' && !changed.length) {
       return result(paths, rel, outcome, n, rule, olds, warnings);
     }
-    const created = commitFiles({
-      create: outcome === 'up_to_date' ? undefined : { abs: safeJoin(paths.notesRoot, rel), text },
-      replace: changed.map((e) => ({ abs: e.abs, before: e.before, after: e.after })),
-      fault: opts.fault,
-    });
+    const newAbs = safeJoin(paths.notesRoot, rel);
+    if (outcome !== 'up_to_date') assertRealInside(paths.notesRoot, newAbs);
+    let created: boolean;
+    try {
+      created = commitFiles({
+        create: outcome === 'up_to_date' ? undefined : { abs: newAbs, text },
+        replace: changed.map((e) => ({ abs: e.abs, before: e.before, after: e.after })),
+        fault: opts.fault,
+      });
+    } catch (err) {
+      if (err instanceof K0Error) throw err;
+      throw new K0Error('IO_ERROR', `flush of ${rel} failed, nothing was written: ${(err as Error).message}`);
+    }
     if (!created) {
       // Someone outside k0maru (an editor, a git checkout) created the file between our check and our write.
       throw new K0Error('WRITE_CONFLICT', `${rel} appeared while flushing; nothing was written, try again`);
@@ -95,6 +103,20 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
     return result(paths, rel, outcome, n, rule, olds, warnings);
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * A category folder that is a symlink to somewhere else would carry the note out of the vault: check the real
+ * path of the deepest folder that already exists.
+ */
+function assertRealInside(notesRoot: string, abs: string): void {
+  const root = realpathSync(notesRoot);
+  let dir = dirname(abs);
+  while (!existsSync(dir) && dir !== dirname(dir)) dir = dirname(dir);
+  const real = realpathSync(dir);
+  if (real !== root && !real.startsWith(root + sep)) {
+    throw new K0Error('PATH_OUTSIDE_VAULT', `${relative(notesRoot, dirname(abs))} leads outside the vault (${real})`);
   }
 }
 

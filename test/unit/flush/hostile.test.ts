@@ -106,3 +106,15 @@ test('a title that only exists inside a note (frontmatter title) is found by the
   const r = await flushNote(p, { title: 'New', content: 'c', supersedes: ['payment locking', 'Queue Retry Policy'], date: DATE });
   assert.deepEqual(r.superseded, ['misc/n1.md', 'misc/n2.md']);
 });
+
+test('a category folder that is a symlink out of the vault is refused; a file blocking the folder is IO_ERROR', async () => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const p = tempProject();
+  const elsewhere = mkdtempSync(join(tmpdir(), 'k0elsewhere-'));
+  symlinkSync(elsewhere, join(p.notesRoot, '01_AI_Logs'));
+  await assert.rejects(flushNote(p, { title: 'Escape', content: 'x', date: DATE }), code('PATH_OUTSIDE_VAULT'));
+  assert.deepEqual(readdirSync(elsewhere), []);
+  writeFileSync(join(p.notesRoot, '03_Cards'), 'a file where the folder should be');
+  await assert.rejects(flushNote(p, { title: 'Blocked', content: 'x', category: 'card', date: DATE }), code('IO_ERROR'));
+});
