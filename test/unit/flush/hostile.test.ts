@@ -118,3 +118,11 @@ test('a category folder that is a symlink out of the vault is refused; a file bl
   writeFileSync(join(p.notesRoot, '03_Cards'), 'a file where the folder should be');
   await assert.rejects(flushNote(p, { title: 'Blocked', content: 'x', category: 'card', date: DATE }), code('IO_ERROR'));
 });
+
+test('an old note that is not valid UTF-8 is not edited (decoding would change its bytes)', async () => {
+  const p = tempProject();
+  const bytes = Buffer.from([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]); // "# Café" in Latin-1
+  writeFileSync(join(p.notesRoot, 'latin1.md'), bytes);
+  await assert.rejects(flushNote(p, { title: 'New', content: 'x', supersedes: 'latin1', date: DATE }), code('INVALID_ARGUMENT'));
+  assert.deepEqual([...snapshot(p.notesRoot).keys()], ['latin1.md']);
+});
