@@ -16,9 +16,16 @@ let tsModule: Promise<Ts> | undefined;
 const languages = new Map<string, Promise<TreeSitter.Language>>();
 
 /** Beside the bundle (esbuild.mjs copies the wasm files into dist/) or, from source, in the package folder. */
+let resolvedDir: string | undefined;
 function wasmDir(): string {
-  if (existsSync(join(__dirname, 'tree-sitter.wasm'))) return __dirname;
-  return dirname(require.resolve('@vscode/tree-sitter-wasm'));
+  if (resolvedDir) return resolvedDir;
+  resolvedDir = __dirname;
+  for (let d = __dirname; ; d = dirname(d)) {
+    if (existsSync(join(d, 'tree-sitter.wasm'))) return (resolvedDir = d);
+    const pkg = join(d, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm');
+    if (existsSync(pkg)) return (resolvedDir = pkg);
+    if (dirname(d) === d) return resolvedDir;
+  }
 }
 
 function loadTs(): Promise<Ts> {

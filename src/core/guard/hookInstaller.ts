@@ -1,0 +1,262 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { K0Error } from '../errors';
+
+/**
+ * Installs the pre-commit guard and the Claude Code Stop hook without clobbering anything:
+ *  - pre-commit framework (`.pre-commit-config.yaml` exists) → a `repo: local` hook;
+ *  - husky (`.husky/` exists) → a block in `.husky/pre-commit`;
+ *  - otherwise the hooks folder git really uses (`git rev-parse --git-path hooks`, so `core.hooksPath` and
+ *    worktrees are respected) → a block in `pre-commit`; an existing foreign script is kept and runs after it;
+ *  - `.claude/settings.json` → a `hooks.Stop` entry merged into what is there.
+ * Every hook calls one launcher, `.k0maru/bin/k0maru-hook`, which finds k0maru from a fresh checkout.
+ * Install is idempotent. The original bytes of every touched file are recorded in `.k0maru/hooks-install.json`;
+ * uninstall restores them exactly when the file still holds what install wrote, and otherwise removes only our
+ * marked block / entry (the user edited the file since).
+ */
+
+export const BEGIN = '# >>> k0maru guard >>>';
+export const END = '# <<< k0maru guard <<<';
+const LAUNCHER_REL = '.k0maru/bin/k0maru-hook';
+const STATE_REL = '.k0maru/hooks-install.json';
+const STOP_COMMAND = 'sh "${CLAUDE_PROJECT_DIR:-.}/.k0maru/bin/k0maru-hook" stop';
+
+export interface InstallOptions {
+  /**
+   * How to run k0maru, recorded in the launcher as one fallback (e.g. `"/usr/bin/node" "/opt/k0maru/dist/cli.js"`).
+   * Defaults to the running node + CLI script when that is the bundled `cli.js`.
+   */
+  command?: string;
+  claude?: boolean;
+  git?: boolean;
+}
+
+export interface InstallReport {
+  changed: string[];
+  unchanged: string[];
+  target: 'pre-commit-framework' | 'husky' | 'git-hooks' | 'none';
+}
+
+interface FileState {
+  existed: boolean;
+  original?: string;
+  installed: string;
+  mode?: number;
+}
+interface State {
+  files: Record<string, FileState>;
+}
+
+function readState(root: string): State {
+  try {
+    return JSON.parse(readFileSync(join(root, STATE_REL), 'utf8')) as State;
+  } catch {
+    return { files: {} };
+  }
+}
+
+function writeState(root: string, s: State): void {
+  const p = join(root, STATE_REL);
+  if (!Object.keys(s.files).length) return rmSync(p, { force: true });
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, JSON.stringify(s, null, 2) + '\n');
+}
+
+export function defaultCommand(): string {
+  const script = process.argv[1] ?? '';
+  if (/(^|[\\/])cli\.js$/.test(script)) return `"${process.execPath}" "${resolve(script)}"`;
+  return 'k0maru';
+}
+
+export function launcherScript(command: string): string {
+  return `#!/bin/sh
+# Written by \`k0maru hooks install\`. Finds k0maru the same way on every machine and in a fresh checkout:
+# $K0MARU_BIN, the project's node_modules, the CLI recorded at install time, then k0maru on PATH.
+# When none is found the guard is skipped with a warning (it never blocks work because it is not installed).
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ -n "$K0MARU_BIN" ]; then exec $K0MARU_BIN hook "$@"; fi
+if [ -x "$root/node_modules/.bin/k0maru" ]; then exec "$root/node_modules/.bin/k0maru" hook "$@"; fi
+${command === 'k0maru' ? '' : `if ${installedTest(command)}; then exec ${command} hook "$@"; fi\n`}if command -v k0maru >/dev/null 2>&1; then exec k0maru hook "$@"; fi
+echo "k0maru: not found (set K0MARU_BIN or npm i -D k0maru-agent-memory); Living ADR Guard skipped" >&2
+exit 0
+`;
+}
+
+/** `[ -f "/abs/cli.js" ]` for a `"node" "cli.js"` command, so a stale absolute path falls through. */
+function installedTest(command: string): string {
+  const parts = command.match(/"[^"]*"|\S+/g) ?? [];
+  const last = parts[parts.length - 1] ?? '';
+  return `[ -f ${last.startsWith('"') ? last : `"${last}"`} ]`;
+}
+
+function gitHooksDir(root: string): string {
+  const out = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: root, encoding: 'utf8' }).trim();
+  return isAbsolute(out) ? out : resolve(root, out);
+}
+
+function hookBlock(): string {
+  return `${BEGIN}\nsh "$(git rev-parse --show-toplevel)/${LAUNCHER_REL}" pre-commit || exit $?\n${END}\n`;
+}
+
+/** Decides where the pre-commit guard goes; see the module comment for the order. */
+function preCommitTarget(root: string): { target: InstallReport['target']; file: string } {
+  if (existsSync(join(root, '.pre-commit-config.yaml'))) return { target: 'pre-commit-framework', file: join(root, '.pre-commit-config.yaml') };
+  if (existsSync(join(root, '.husky'))) return { target: 'husky', file: join(root, '.husky', 'pre-commit') };
+  return { target: 'git-hooks', file: join(gitHooksDir(root), 'pre-commit') };
+}
+
+export function installHooks(projectRoot: string, opts: InstallOptions = {}): InstallReport {
+  const root = resolve(projectRoot);
+  const state = readState(root);
+  const report: InstallReport = { changed: [], unchanged: [], target: 'none' };
+  const put = (abs: string, next: (current: string | undefined) => string, mode?: number) => {
+    const rel = relative(root, abs).split('\\').join('/');
+    const current = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
+    const content = next(current);
+    if (content === current) {
+      report.unchanged.push(rel);
+      return;
+    }
+    const prev = state.files[rel];
+    state.files[rel] = prev ? { ...prev, installed: content } : { existed: current !== undefined, original: current, installed: content, mode };
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    if (mode) chmodSync(abs, mode);
+    report.changed.push(rel);
+  };
+
+  put(join(root, LAUNCHER_REL), () => launcherScript(opts.command ?? defaultCommand()), 0o755);
+  if (opts.git !== false) {
+    const { target, file } = preCommitTarget(root);
+    report.target = target;
+    if (target === 'pre-commit-framework') put(file, (cur) => addPreCommitFrameworkHook(cur ?? ''));
+    else put(file, (cur) => addShellBlock(cur, target === 'husky'), 0o755);
+  }
+  if (opts.claude !== false) put(join(root, '.claude', 'settings.json'), (cur) => addStopHook(cur));
+  writeState(root, state);
+  return report;
+}
+
+export function uninstallHooks(projectRoot: string): { restored: string[]; edited: string[] } {
+  const root = resolve(projectRoot);
+  const state = readState(root);
+  const out = { restored: [] as string[], edited: [] as string[] };
+  for (const [rel, fs] of Object.entries(state.files)) {
+    const abs = join(root, rel);
+    const current = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
+    if (current === fs.installed || current === undefined || rel === LAUNCHER_REL) {
+      if (fs.existed && fs.original !== undefined) writeFileSync(abs, fs.original);
+      else rmSync(abs, { force: true });
+      out.restored.push(rel);
+    } else {
+      // Edited since install: take out only what we added.
+      const cleaned = rel.endsWith('settings.json') ? removeStopHook(current) : removeBlock(current);
+      if (!fs.existed && cleaned.trim() === '' ) rmSync(abs, { force: true });
+      else writeFileSync(abs, cleaned);
+      out.edited.push(rel);
+    }
+    pruneEmptyDirs(root, dirname(abs));
+  }
+  rmSync(join(root, STATE_REL), { force: true });
+  pruneEmptyDirs(root, join(root, '.k0maru', 'bin'));
+  return out;
+}
+
+function pruneEmptyDirs(root: string, dir: string): void {
+  for (let d = dir; d.startsWith(root) && d !== root && !d.endsWith('.git') && !d.endsWith('.k0maru'); d = dirname(d)) {
+    try {
+      rmSync(d, { recursive: false });
+    } catch {
+      return;
+    }
+  }
+}
+
+/** Our block goes right after the shebang so a foreign script's `exit 0` cannot skip the guard. */
+export function addShellBlock(current: string | undefined, husky: boolean): string {
+  if (current?.includes(BEGIN)) return current;
+  if (current === undefined || current.trim() === '') return (husky ? '' : '#!/bin/sh\n') + hookBlock();
+  const lines = current.split('\n');
+  const at = lines[0].startsWith('#!') ? 1 : 0;
+  lines.splice(at, 0, hookBlock().trimEnd());
+  return lines.join('\n');
+}
+
+export function removeBlock(text: string): string {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start < 0 || end < 0) return text;
+  let after = end + END.length;
+  if (text[after] === '\n') after++;
+  return text.slice(0, start) + text.slice(after);
+}
+
+export function addPreCommitFrameworkHook(yaml: string): string {
+  if (yaml.includes(BEGIN)) return yaml;
+  const lines = yaml.split('\n');
+  const idx = lines.findIndex((l) => /^repos:\s*(\[\s*\])?\s*(#.*)?$/.test(l));
+  if (idx < 0) {
+    if (/^repos:/m.test(yaml)) throw new K0Error('INVALID_ARGUMENT', '.pre-commit-config.yaml: `repos:` is not a block list; add the k0maru hook by hand (see docs/guard.md)');
+    return yaml + (yaml.endsWith('\n') || !yaml ? '' : '\n') + 'repos:\n' + frameworkEntry('  ');
+  }
+  const firstItem = lines.slice(idx + 1).find((l) => /^\s*-\s/.test(l));
+  const indent = firstItem ? /^(\s*)/.exec(firstItem)![1] : '  ';
+  const empty = /\[\s*\]/.test(lines[idx]);
+  if (empty) lines[idx] = 'repos:';
+  lines.splice(idx + 1, 0, frameworkEntry(indent).trimEnd());
+  return lines.join('\n');
+}
+
+function frameworkEntry(indent: string): string {
+  return [
+    BEGIN,
+    `${indent}- repo: local`,
+    `${indent}  hooks:`,
+    `${indent}    - id: k0maru-guard`,
+    `${indent}      name: k0maru Living ADR Guard`,
+    `${indent}      entry: sh ${LAUNCHER_REL} pre-commit`,
+    `${indent}      language: system`,
+    `${indent}      pass_filenames: false`,
+    `${indent}      always_run: true`,
+    END,
+    '',
+  ].join('\n');
+}
+
+interface ClaudeHookEntry {
+  matcher?: string;
+  hooks?: { type?: string; command?: string; timeout?: number }[];
+}
+
+export function addStopHook(current: string | undefined): string {
+  let settings: Record<string, unknown> = {};
+  if (current !== undefined && current.trim()) {
+    try {
+      settings = JSON.parse(current) as Record<string, unknown>;
+    } catch (err) {
+      throw new K0Error('INVALID_ARGUMENT', `.claude/settings.json is not valid JSON (${(err as Error).message}); not touching it`);
+    }
+  }
+  const hooks = (settings.hooks && typeof settings.hooks === 'object' ? settings.hooks : {}) as Record<string, ClaudeHookEntry[]>;
+  const stop = Array.isArray(hooks.Stop) ? hooks.Stop : [];
+  if (stop.some((e) => e.hooks?.some((h) => h.command === STOP_COMMAND))) return current!;
+  settings.hooks = { ...hooks, Stop: [...stop, { hooks: [{ type: 'command', command: STOP_COMMAND, timeout: 60 }] }] };
+  return JSON.stringify(settings, null, 2) + '\n';
+}
+
+export function removeStopHook(current: string): string {
+  let settings: Record<string, unknown>;
+  try {
+    settings = JSON.parse(current) as Record<string, unknown>;
+  } catch {
+    return current;
+  }
+  const hooks = settings.hooks as Record<string, ClaudeHookEntry[]> | undefined;
+  if (!hooks || !Array.isArray(hooks.Stop)) return current;
+  const stop = hooks.Stop.map((e) => ({ ...e, hooks: e.hooks?.filter((h) => h.command !== STOP_COMMAND) })).filter((e) => e.hooks?.length);
+  if (stop.length) hooks.Stop = stop;
+  else delete hooks.Stop;
+  if (!Object.keys(hooks).length) delete settings.hooks;
+  return JSON.stringify(settings, null, 2) + '\n';
+}
