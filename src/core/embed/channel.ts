@@ -1,0 +1,84 @@
+import type { IndexDb } from '../index/db';
+import { isK0Error, K0Error } from '../errors';
+import type { ChannelHit } from '../search/bm25';
+import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/fusion';
+import type { VectorChannel } from '../search/types';
+import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
+import { EmbedWorker } from './embedWorker';
+import { defaultModelsRoot } from './install';
+import { readModelFolder } from './modelConfig';
+import { resolveModelDir } from './modelLocation';
+
+/** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
+export interface Embedder {
+  embed(texts: string[]): Promise<{ vectors: Float32Array[] }>;
+}
+
+
+export interface VectorChannelHandle extends VectorChannel {
+  readonly store: VectorStore;
+  readonly modelId: string;
+  /** Embeds pending passages for at most `budgetMs`; returns how many were embedded. */
+  catchUp(budgetMs?: number): Promise<number>;
+  dispose(): Promise<void>;
+}
+
+export function createVectorChannel(opts: {
+  index: IndexDb;
+  embedder: Embedder;
+  modelId: string;
+  dimension: number;
+  fusion?: FusionOptions;
+  passages?: PassageOptions;
+  dispose?: () => Promise<void>;
+}): VectorChannelHandle {
+  const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES);
+  const graph = indexGraph(opts.index);
+  const fusion = opts.fusion ?? DEFAULT_FUSION;
+  return {
+    store,
+    modelId: opts.modelId,
+    async search(query: string, pool: number): Promise<ChannelHit[]> {
+      const { vectors } = await opts.embedder.embed([query]);
+      return store.search(vectors[0], pool);
+    },
+    pending: () => store.pending(),
+    fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
+    catchUp: (budgetMs?: number) => store.embedPending(async (texts) => (await opts.embedder.embed(texts)).vectors, { budgetMs }),
+    dispose: async () => opts.dispose?.(),
+  };
+}
+
+export interface OpenVectorsOptions {
+  /** Model id or folder; $K0MARU_MODEL or the bundled model when absent. */
+  model?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Time the call may spend embedding missing passages before answering (CLI, MCP). */
+  budgetMs?: number;
+  threads?: number;
+  fusion?: FusionOptions;
+}
+
+/**
+ * The vector channel for a one-shot host (CLI, MCP): resolves the model, starts the embedding worker, embeds
+ * what is missing within the time budget. Returns a warning instead of a channel when the model cannot be
+ * used, so recall answers with BM25 and says why.
+ */
+export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
+  const env = opts.env ?? process.env;
+  let worker: EmbedWorker | undefined;
+  try {
+    const dir = resolveModelDir(opts.model, defaultModelsRoot(env), env);
+    const { config } = readModelFolder(dir);
+    worker = new EmbedWorker({ modelDir: dir, threads: opts.threads ?? 2 });
+    await worker.start();
+    const w = worker;
+    const channel = createVectorChannel({ index, embedder: w, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, dispose: () => w.dispose() });
+    await channel.catchUp(opts.budgetMs ?? 3000);
+    return { channel };
+  } catch (err) {
+    await worker?.dispose();
+    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
+    throw err instanceof K0Error ? err : new K0Error('INTERNAL', (err as Error).message);
+  }
+}
