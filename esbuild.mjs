@@ -1,7 +1,7 @@
 // Bundles every entry point that exists. Each bundle is self-contained; WASM assets are copied next to it
 // because the libraries that load them look beside their own script (__dirname).
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, copyFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { convert as convertEmbeddingModel, isUpToDate as embeddingModelUpToDate } from './scripts/convert-model.mjs';
 import { readFileSync } from 'node:fs';
@@ -21,9 +21,6 @@ const nodeCommon = {
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
   { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon },
-  { in: 'src/cli/main.ts', out: 'dist/cli.js', ...nodeCommon,
-    banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js } },
-  { in: 'src/mcp/main.ts', out: 'dist/mcp.js', ...nodeCommon },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
   { in: 'webview/main.ts', out: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife',
     target: 'es2022', sourcemap: !production, minify: production, logLevel: 'warning' },
@@ -42,6 +39,29 @@ if (existsSync(treeSitterDir)) {
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) assets.push([`node_modules/onnxruntime-web/dist/${f}`, f]);
 if (existsSync('node_modules/re2-wasm/build/wasm/re2.wasm')) assets.push(['node_modules/re2-wasm/build/wasm/re2.wasm', 're2.wasm']);
 
+// The CLI and the MCP server are one ESM build split into chunks: each command and each heavy engine is loaded
+// only when used, so a git hook or an MCP spawn compiles a few hundred KB instead of every engine we ship.
+// CommonJS dependencies inside get `require`, `__filename` and `__dirname` from the banner; the chunks sit in
+// dist/ itself so libraries that look for their .wasm beside their own script find it.
+const splitBuild = {
+  // The shebang must be the very first line of the executable; esbuild keeps the one in src/cli/bin.ts.
+  entryPoints: { cli: 'src/cli/bin.ts', mcp: 'src/mcp/bin.ts' },
+  outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
+  outExtension: { '.js': '.mjs' }, chunkNames: '[name]-[hash]', entryNames: '[name]',
+  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'],
+  define: { __K0MARU_VERSION__: JSON.stringify(version) },
+  banner: {
+    js: [
+      "import { createRequire as __k0CreateRequire } from 'node:module';",
+      "import { fileURLToPath as __k0FileURLToPath } from 'node:url';",
+      "import { dirname as __k0Dirname } from 'node:path';",
+      'const require = __k0CreateRequire(import.meta.url);',
+      'const __filename = __k0FileURLToPath(import.meta.url);',
+      'const __dirname = __k0Dirname(__filename);',
+    ].join('\n'),
+  },
+};
+
 async function main() {
   mkdirSync('dist', { recursive: true });
   for (const [src, name] of assets) if (existsSync(src)) copyFileSync(src, join('dist', name));
@@ -51,11 +71,14 @@ async function main() {
     mkdirSync(dirname(out), { recursive: true });
     return { entryPoints: [entry], outfile: out, ...opts };
   });
+  for (const f of existsSync('dist') ? readdirSync('dist') : []) if (f.startsWith('chunk-')) rmSync(join('dist', f)); // stale chunks would ship otherwise
+  builds.push(splitBuild);
   if (watch) {
     for (const b of builds) await (await esbuild.context(b)).watch();
     return;
   }
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  chmodSync('dist/cli.mjs', 0o755);
 }
 
 main().catch((err) => { console.error(err.message ?? err); process.exit(1); });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'cli.js');
+const cli = join(root, 'dist', 'cli.mjs');
 const vault = join(root, 'demo');
 
 function k0(...args) {

@@ -61,11 +61,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     writeLine(io.stdout, VERSION);
     return EXIT.OK;
   }
-  const cmd = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     writeLine(io.stderr, `k0maru: unknown command '${name}'. Run 'k0maru --help' for the list.`);
     return EXIT.USAGE;
   }
+  const cmd = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }, allowPositionals: cmd.allowPositionals ?? false, strict: true });
@@ -93,16 +94,4 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     else if (!(err instanceof K0Error)) writeLine(io.stderr, '(re-run with --debug for the stack trace)');
     return EXIT_FOR[e.code] ?? EXIT.INTERNAL;
   }
-}
-
-if (require.main === module) {
-  runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`k0maru: internal error: ${(err as Error).message}\n`);
-      process.exitCode = EXIT.INTERNAL;
-    },
-  );
 }

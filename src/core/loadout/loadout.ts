@@ -1,0 +1,164 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import picomatch from 'picomatch';
+import type { Project } from '../project';
+import { parseNote } from '../vault/markdown';
+import { loadVaultRules } from '../guard/ruleStore';
+import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
+import type { AdrRules } from '../guard/types';
+import { detectStack } from './stack';
+import { fitToBudget, type LoadoutSection } from './budget';
+
+export interface LoadoutOptions {
+  projectName?: string;
+  /** Activate the ADRs relevant to the working-tree changes (or to `branch`...HEAD). */
+  diff?: boolean;
+  branch?: string;
+  budget?: number;
+}
+
+export interface Loadout {
+  markdown: string;
+  tokens: number;
+  budget: number;
+  /** Lines left out to stay within the budget. */
+  dropped: number;
+  activatedAdrs: string[];
+  changedFiles: string[];
+}
+
+export const DEFAULT_LOADOUT_BUDGET = 300;
+
+/**
+ * The session bootstrap: vision, core stack, active L3 invariants and decisions, recent L2 logs — within a hard
+ * token budget. With `diff`, the ADRs whose rule scopes or tags touch the changed paths come first.
+ */
+export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index' | 'config'>, opts: LoadoutOptions = {}): Promise<Loadout> {
+  const budget = opts.budget ?? DEFAULT_LOADOUT_BUDGET;
+  const { paths, index } = project;
+  const vision = findVision(project);
+  const name = opts.projectName?.trim() || vision?.projectName || basename(paths.projectRoot);
+  const stack = detectStack(paths.projectRoot, project.config.stack);
+
+  let changed: string[] = [];
+  if (opts.diff || opts.branch) changed = await changedPaths(paths.projectRoot, opts.branch);
+  const adrs = (await loadVaultRules(paths.notesRoot, index)).adrs.filter((a) => a.active && projectMatches(a, opts.projectName));
+  const tagsByPath = new Map(index.all('SELECT path, tags FROM documents').map((r) => [String(r.path), JSON.parse(String(r.tags)) as string[]]));
+  const activated = new Set(adrs.filter((a) => changed.length && isRelevant(a, changed, tagsByPath.get(a.adrPath) ?? [])).map((a) => a.adrPath));
+
+  const header: LoadoutSection = { heading: `# Context Loadout: ${name}`, lines: [] };
+  if (vision) header.lines.push({ text: `- Root: \`${vision.rel}\``, priority: 950 });
+  if (stack.length) header.lines.push({ text: `- Core Stack: ${stack.join(', ')}`, priority: 900 });
+  if (changed.length) header.lines.push({ text: `- Changed: ${changed.length} file(s)${activated.size ? `, ${activated.size} ADR(s) activated` : ''}`, priority: 880 });
+  if (vision?.sentence) header.lines.push({ text: `- Vision: ${vision.sentence}`, priority: 870 });
+
+  const l3: LoadoutSection = { heading: '## L3 Invariants & Decisions:', lines: [] };
+  const withRules = adrs.filter((a) => a.rules.length).sort((a, b) => Number(activated.has(b.adrPath)) - Number(activated.has(a.adrPath)));
+  withRules.forEach((a, i) => {
+    const rules = a.rules.slice(0, 3).map((r) => r.text).join(' · ');
+    l3.lines.push({ text: `- [[${noteName(a.adrPath)}]]${activated.has(a.adrPath) ? ' ⚡' : ''}: ${rules}`, priority: (activated.has(a.adrPath) ? 800 : 600) - i });
+  });
+  const ruled = new Set(adrs.map((a) => a.adrPath));
+  const decisions = index.all(
+    `SELECT path, title, date, frontmatter FROM documents WHERE superseded = 0 AND tier = 'L3' AND (category IN ('decision', 'adr') OR path LIKE '%architecture/%' OR path LIKE '%adr%')
+      ORDER BY COALESCE(date, '') DESC, path DESC LIMIT 20`,
+  );
+  decisions
+    .filter((d) => !ruled.has(String(d.path)))
+    .forEach((d, i) => l3.lines.push({ text: `- [[${noteName(String(d.path))}]]: ${summaryOf(d)}`, priority: 400 - i }));
+
+  const l2: LoadoutSection = { heading: '## Recent L2 Logs:', lines: [] };
+  index
+    .all("SELECT path, title, date, frontmatter FROM documents WHERE tier = 'L2' ORDER BY COALESCE(date, '') DESC, path DESC LIMIT 5")
+    .forEach((d, i) => l2.lines.push({ text: `- ${d.date ? String(d.date) + ': ' : ''}${summaryOf(d)}`, priority: 500 - i * 40 }));
+
+  const fitted = fitToBudget([header, l3, l2], budget);
+  return { markdown: fitted.text, tokens: fitted.tokens, budget, dropped: fitted.dropped, activatedAdrs: [...activated], changedFiles: changed };
+}
+
+function noteName(rel: string): string {
+  return basename(rel).replace(/\.md$/i, '');
+}
+
+function summaryOf(row: Record<string, unknown>): string {
+  let fm: Record<string, unknown> = {};
+  try {
+    fm = JSON.parse(String(row.frontmatter ?? '{}'));
+  } catch {
+    /* title it is */
+  }
+  const s = typeof fm.summary === 'string' && fm.summary.trim() ? fm.summary : String(row.title);
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function projectMatches(a: AdrRules, project?: string): boolean {
+  if (!project) return true;
+  const p = project.toLowerCase();
+  return !a.project || a.project.toLowerCase() === p;
+}
+
+/** An ADR matters for a change when one of its rules is scoped to a changed path, or one of its tags names a path segment. */
+function isRelevant(a: AdrRules, changed: string[], tags: string[]): boolean {
+  for (const r of a.rules) {
+    if (!r.include.length) continue;
+    const inScope = picomatch(r.include, { dot: true });
+    const out = r.exclude.length ? picomatch(r.exclude, { dot: true }) : () => false;
+    if (changed.some((p) => inScope(p) && !out(p))) return true;
+  }
+  const words = new Set(changed.flatMap((p) => p.toLowerCase().split(/[^a-z0-9]+/)));
+  return tags.some((t) => words.has(t.toLowerCase()));
+}
+
+async function changedPaths(projectRoot: string, branch?: string): Promise<string[]> {
+  try {
+    const root = await repoRoot(projectRoot);
+    const files = branch ? await branchChanges(root, branch) : await worktreeChanges(root);
+    const prefix = relative(root, projectRoot).split('\\').join('/');
+    // Only the project's own files count (a vault may sit in a sub-folder of a larger repository).
+    return files
+      .filter((f) => !f.path.includes('.k0maru/') && (!prefix || f.path.startsWith(prefix + '/')))
+      .map((f) => (prefix ? f.path.slice(prefix.length + 1) : f.path));
+  } catch {
+    return []; // not a git repository: nothing is "changed"
+  }
+}
+
+interface Vision {
+  rel: string;
+  projectName?: string;
+  sentence?: string;
+}
+
+/** The vision note (00_Meta/vision.md, or a meta note titled Vision), else the project README. */
+function findVision(project: Pick<Project, 'paths' | 'index'>): Vision | undefined {
+  const { paths, index } = project;
+  const row =
+    index.get("SELECT path FROM documents WHERE lower(path) LIKE '%vision%.md' ORDER BY length(path) LIMIT 1") ??
+    index.get("SELECT path FROM documents WHERE category IN ('meta', 'vision') AND lower(title) LIKE '%vision%' LIMIT 1");
+  const candidates = row ? [join(paths.notesRoot, String(row.path))] : [];
+  candidates.push(join(paths.projectRoot, 'README.md'));
+  for (const abs of candidates) {
+    if (!existsSync(abs)) continue;
+    let note;
+    try {
+      note = parseNote(readFileSync(abs, 'utf8'), basename(abs));
+    } catch {
+      continue;
+    }
+    const para = note.blocks.find((b) => b.kind === 'paragraph' && b.text.trim().length > 20)?.text ?? '';
+    const sentence = firstSentences(para.replace(/\s+/g, ' ').trim(), 220);
+    const projectName = note.title.replace(/\s*[-—:]?\s*vision\s*$/i, '').trim() || undefined;
+    return { rel: relative(paths.projectRoot, abs).split('\\').join('/'), projectName, sentence: sentence || undefined };
+  }
+  return undefined;
+}
+
+function firstSentences(text: string, max: number): string {
+  const parts = text.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [text];
+  let out = '';
+  for (const p of parts) {
+    if ((out + p).trim().length > max) break;
+    out += p;
+  }
+  return (out || parts[0].slice(0, max)).trim();
+}

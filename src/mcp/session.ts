@@ -1,0 +1,31 @@
+import { openProject, type Project } from '../core/project';
+import type { Logger } from '../core/index/db';
+
+export interface SessionOptions {
+  vault?: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+}
+
+/**
+ * The server's one project, opened on first use and kept open so the scanner's in-memory state stays warm.
+ * Before every answer a quick incremental scan picks up edits made since (a clean scan costs a few ms). A vault
+ * that is not there yet is looked for again on the next call, so `k0maru init` after the server started works.
+ */
+export class ProjectSession {
+  private project: Project | undefined;
+  constructor(private readonly opts: SessionOptions) {}
+
+  async fresh(): Promise<Project> {
+    if (!this.project) this.project = openProject({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env, log: this.opts.log });
+    const report = await this.project.scan();
+    for (const w of report.warnings) this.opts.log('warn', `${w.path}:${w.line}: ${w.message}`);
+    return this.project;
+  }
+
+  close(): void {
+    this.project?.close();
+    this.project = undefined;
+  }
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { getProjectLoadout } from '../../core/loadout/loadout';
+import { guarded, textResult } from '../result';
+import type { ToolDefinition } from './types';
+
+export const getProjectLoadoutTool: ToolDefinition = {
+  name: 'get_project_loadout',
+  description:
+    'Fetch high-priority architectural blueprint, core invariants, project vision, and recent ADR decision logs (<300 tokens) from the vault. Always call this at the start of any new coding session or before planning major changes. Supports change-aware diff inspection to dynamically activate module-relevant ADRs.',
+  inputSchema: {
+    project_name: z.string().optional().describe('Optional target project name or keyword. Auto-detected from repository/vault when omitted.'),
+    diff: z.boolean().optional().describe('Inspect Git changes in workspace and dynamically activate module-relevant ADRs (<300 tokens).'),
+    branch: z.string().optional().describe("Optional base branch for comparison (e.g. 'main', 'dev')."),
+  },
+  outputSchema: {
+    markdown: z.string(),
+    tokens: z.number(),
+    budget: z.number(),
+    activated_adrs: z.array(z.string()),
+    changed_files: z.array(z.string()),
+  },
+  annotations: { title: 'Project loadout', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  sidecar: true,
+  handler: (args, ctx) =>
+    guarded(async () => {
+      const project = await ctx.session.fresh();
+      const l = await getProjectLoadout(project, { projectName: args.project_name as string | undefined, diff: args.diff as boolean | undefined, branch: args.branch as string | undefined });
+      return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50) });
+    }),
+};

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { recall } from '../../core/search/recall';
+import type { RecallMode } from '../../core/search/types';
+import { renderFull, renderWire } from '../../core/search/wire';
+import { guarded, textResult } from '../result';
+import type { ToolDefinition } from './types';
+
+export const recallMemoryTool: ToolDefinition = {
+  name: 'recall_memory',
+  description:
+    "Search and retrieve documentation, technical research reports, project context, past architectural decisions, configurations, setup guides, and notes from the user's local knowledge vault. Always call this tool first whenever the user asks for domain information or past decisions.",
+  inputSchema: {
+    query: z.string().describe('Search query keywords or technical question.'),
+    limit: z.number().int().optional().describe('Maximum number of results to return (default: 5).'),
+    full: z
+      .boolean()
+      .optional()
+      .describe('When true, returns full verbose markdown documents. When false (default), returns compact single-line K-DSL wire format (!μ:<tier>|<path>|score:<score>|links:<in>/<out> § <snippet>).'),
+    mode: z.enum(['hybrid', 'bm25', 'vector']).optional().describe('Search mode (default: hybrid).'),
+  },
+  outputSchema: {
+    mode: z.string(),
+    effective_mode: z.string(),
+    warnings: z.array(z.string()),
+    hits: z.array(
+      z.object({
+        path: z.string(),
+        title: z.string(),
+        tier: z.string(),
+        score: z.number(),
+        snippet: z.string(),
+        line: z.number(),
+        links_in: z.number(),
+        links_out: z.number(),
+        superseded: z.boolean(),
+        markdown: z.string().optional(),
+      }),
+    ),
+  },
+  annotations: { title: 'Recall memory', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  sidecar: true,
+  handler: (args, ctx) =>
+    guarded(async () => {
+      const project = await ctx.session.fresh();
+      const full = !!args.full;
+      const r = await recall(project, String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: (args.mode as RecallMode | undefined) ?? 'hybrid', full });
+      const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
+      const text = r.warnings.length ? `${body}\n\n(${r.warnings.join('; ')})` : body;
+      return textResult(text, {
+        mode: r.mode,
+        effective_mode: r.effectiveMode,
+        warnings: r.warnings,
+        hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(full ? { markdown: h.markdown ?? '' } : {}) })),
+      });
+    }),
+};
