@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
 
@@ -166,7 +166,7 @@ export function uninstallHooks(projectRoot: string): { restored: string[]; edite
 function pruneEmptyDirs(root: string, dir: string): void {
   for (let d = dir; d.startsWith(root) && d !== root && !d.endsWith('.git') && !d.endsWith('.k0maru'); d = dirname(d)) {
     try {
-      rmSync(d, { recursive: false });
+      rmdirSync(d); // only succeeds when empty: folders we created, never content
     } catch {
       return;
     }
