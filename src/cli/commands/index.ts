@@ -21,6 +21,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'offload', summary: 'Fold a long terminal log into a Mermaid diagram + summary; the raw log goes to .k0maru/refs/', load: async () => (await import('./offload')).offloadCommand },
   { name: 'inspect', summary: 'Print an offloaded raw log (or a slice of it) by node id', load: async () => (await import('./inspect')).inspectCommand },
   { name: 'gc', summary: 'Compact a long agent session trajectory (4 tiers); big tool outputs become offload nodes', load: async () => (await import('./gc')).gcCommand },
+  { name: 'distill', summary: 'Turn an error trace into a troubleshooting playbook (skill note; optional Hermes / omp SKILL.md export)', load: async () => (await import('./distill')).distillCommand },
   { name: 'guard', summary: 'Check changes against the Living ADR rules (exit 0 clean, 1 violations, 2 usage error)', load: async () => (await import('./guard')).guardCommand },
   { name: 'hook', summary: 'Run a guard hook: pre-commit (staged changes) or stop (Claude Code Stop hook, reads its JSON on stdin)', load: async () => (await import('./hook')).hookCommand },
   { name: 'hooks', summary: 'Install or remove the pre-commit guard and the Claude Code Stop hook (idempotent, restores exactly)', load: async () => (await import('./hooks')).hooksCommand },

@@ -10,14 +10,14 @@ export function fixture(name: string): string {
 
 /** What each real captured log must yield: runtime, primary code and the root file:line (suffix). */
 export const EXPECTED: { file: string; runtime: Runtime; code: string; root?: string; family: string }[] = [
-  { file: 'rust-e0382-use-after-move.log', runtime: 'rust', code: 'E0382', root: 'src/worker.rs:13', family: 'use-after-move' },
-  { file: 'rust-e0502-borrow-conflict.log', runtime: 'rust', code: 'E0502', root: 'src/stock.rs:9', family: 'mutable-borrow-conflict' },
-  { file: 'rust-refcell-borrowmut-panic.log', runtime: 'rust', code: 'panic', root: 'src/cache.rs:21', family: 'refcell-borrow-mut-error' },
+  { file: 'rust-e0382-use-after-move.log', runtime: 'rust', code: 'E0382', root: 'src/worker.rs:13', family: 'rust-use-after-move' },
+  { file: 'rust-e0502-borrow-conflict.log', runtime: 'rust', code: 'E0502', root: 'src/stock.rs:9', family: 'rust-mutable-borrow-conflict' },
+  { file: 'rust-refcell-borrowmut-panic.log', runtime: 'rust', code: 'panic', root: 'src/cache.rs:21', family: 'rust-refcell-borrow-mut-error' },
   { file: 'python-keyerror.log', runtime: 'python', code: 'KeyError', root: 'pyshop/shop/pricing.py:9', family: 'python-key-error' },
   { file: 'python-chained-exception.log', runtime: 'python', code: 'KeyError', root: 'pyshop/shop/pricing.py:13', family: 'python-key-error' },
   { file: 'python-pytest-failure.log', runtime: 'python', code: 'AssertionError', root: 'tests/test_pricing.py:15', family: 'test-assertion-failure' },
-  { file: 'node-typeerror-undefined.log', runtime: 'javascript', code: 'TypeError', root: 'nodeapp/src/users.js:4', family: 'property-of-undefined' },
-  { file: 'node-unhandled-rejection.log', runtime: 'javascript', code: 'ERR_UNHANDLED_REJECTION', family: 'unhandled-rejection' },
+  { file: 'node-typeerror-undefined.log', runtime: 'javascript', code: 'TypeError', root: 'nodeapp/src/users.js:4', family: 'js-property-of-undefined' },
+  { file: 'node-unhandled-rejection.log', runtime: 'javascript', code: 'ERR_UNHANDLED_REJECTION', family: 'js-unhandled-rejection' },
   { file: 'node-async-throw.log', runtime: 'javascript', code: 'RangeError', root: 'nodeapp/src/sync.mjs:4', family: 'js-uncaught-exception' },
   { file: 'ts-tsc-errors.log', runtime: 'typescript', code: 'TS2345', root: 'src/service.ts:4', family: 'ts-type-mismatch' },
   { file: 'cpp-asan-heap-use-after-free.log', runtime: 'c-cpp', code: 'heap-use-after-free', root: 'src/queue.cpp:15', family: 'heap-use-after-free' },
