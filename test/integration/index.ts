@@ -4,6 +4,7 @@ import Mocha from 'mocha';
 import { format } from 'node:util';
 import { registerActivationTests } from './suite/activation';
 import { registerIndexTests } from './suite/indexing';
+import { registerPackagedTests } from './suite/packaged';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -13,8 +14,13 @@ export function run(): Promise<void> {
   // Bundled suites cannot be added by file name: expose describe/it on the global object the way mocha does
   // before it requires a file, then let each suite register itself.
   mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
-  registerActivationTests();
-  registerIndexTests();
+  // The runner picks the suite through code-server's environment, which the extension host inherits.
+  const suite = process.env.K0_INTEGRATION_SUITE ?? 'development';
+  if (suite === 'packaged') registerPackagedTests();
+  else if (suite === 'development') {
+    registerActivationTests();
+    registerIndexTests();
+  } else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

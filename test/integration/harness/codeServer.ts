@@ -29,6 +29,9 @@ export interface StartOptions {
   /** Scratch folder for user-data, extensions and config; the caller removes it. */
   tmpDir: string;
   readyTimeoutMs?: number;
+  /** Use this extensions folder (e.g. one a .vsix was installed into) instead of an empty one. */
+  extensionsDir?: string;
+  /** Extra environment for the server; the extension host it spawns inherits it. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -38,7 +41,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed (${entry} missing): run \`bash scripts/setup-code-server.sh\``);
   }
   const port = await freePort();
-  const dirs = { userData: join(opts.tmpDir, 'user-data'), extensions: join(opts.tmpDir, 'extensions'), xdg: join(opts.tmpDir, 'xdg') };
+  const dirs = serverDirs(opts.tmpDir, opts.extensionsDir);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   const args = [
     entry,
@@ -83,6 +86,29 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     throw new Error(`${(err as Error).message}\n--- code-server output ---\n${output}`);
   }
   return server;
+}
+
+function serverDirs(tmpDir: string, extensionsDir?: string) {
+  return { userData: join(tmpDir, 'user-data'), extensions: extensionsDir ?? join(tmpDir, 'extensions'), xdg: join(tmpDir, 'xdg') };
+}
+
+/** `code-server --install-extension`: installs a .vsix into `extensionsDir` offline (no gallery). */
+export async function installExtension(vsix: string, extensionsDir: string, tmpDir: string): Promise<string> {
+  const entry = codeServerEntry();
+  if (!existsSync(entry)) throw new Error(`code-server not found at ${entry}; run \`bash scripts/setup-code-server.sh\``);
+  const dirs = serverDirs(tmpDir, extensionsDir);
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [entry, '--config', join(dirs.xdg, 'config.yaml'), '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, EXTENSIONS_GALLERY: '{"serviceUrl":""}', XDG_CONFIG_HOME: dirs.xdg, XDG_DATA_HOME: dirs.xdg } },
+  );
+  let output = '';
+  child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+  const code = await new Promise<number | null>((res) => child.once('exit', res));
+  if (code !== 0 || !/successfully installed/i.test(output)) throw new Error(`installing ${vsix} failed (exit ${code}):\n${output}`);
+  return output;
 }
 
 async function waitReady(origin: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
