@@ -136,9 +136,20 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
         if (inScope(owner[k])) scanLine(k);
         from = k + 1 < starts.length ? starts[k + 1] : text.length;
       }
-    } else {
-      // A regex with no literal every match must contain: RE2 sees every in-scope line (slow path, documented).
+    } else if (t.cheapPerLine || !t.nextInText) {
       for (let k = 0; k < parts.length; k++) if (inScope(owner[k])) scanLine(k);
+    } else {
+      // A regex with no literal every match must contain: one RE2 pass over the whole text (crossing into WASM
+      // per line would cost ~4 µs × lines). A match that spans a line break is not a line match: that line is
+      // re-checked alone, and scanning resumes on the next line, so every line is still judged on its own.
+      let from = 0;
+      while (from < text.length) {
+        const hit = t.nextInText!(text, from);
+        if (!hit) break;
+        const k = lineAt(hit.index);
+        if (inScope(owner[k])) scanLine(k);
+        from = k + 1 < starts.length ? starts[k + 1] : text.length;
+      }
     }
   }
   if (!candidates.length) return [];
@@ -162,7 +173,7 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
         const rule = c.prepared.rule;
         let where: SyntaxClass = 'code';
         if (rule.context !== 'anywhere' || rule.kind === 'require') {
-          classifier ??= await createClassifier(langs[fi], lines);
+          classifier ??= await createClassifier(langs[fi], lines, list.map((x) => x.line));
           where = classifier.classify(c.line, c.column);
         }
         if (rule.context === 'code' && where === 'comment') continue;

@@ -1,11 +1,16 @@
 import type { PatternSpec } from './types';
 
 /**
- * Pattern matching for rules. Literals use indexOf. Regexes run on RE2 (re2-wasm), which is linear-time, so an
- * ADR author cannot hang a commit with `(a+)+$`. Crossing into WASM costs microseconds per call and converts the
- * whole input each time, so each regex gets a prefilter: a literal that every match must contain, found with
- * indexOf; RE2 then only sees the few lines that contain it.
+ * Pattern matching for rules. Literals use indexOf. Every regex is validated by RE2 (re2-wasm) and, unless it is
+ * "simple", runs on RE2, which is linear-time, so an ADR author cannot hang a commit with `(a+)+$`. Crossing into
+ * WASM costs microseconds per call and RE2-in-WASM scans ~30 MB/s, so:
+ *  - each regex gets a prefilter: a literal every match must contain, found with indexOf; only the few lines that
+ *    contain it are matched at all;
+ *  - a simple regex (no alternation, no quantified group, at most one variable-length quantifier, only common
+ *    escapes — see `isSimpleRegex`) runs on V8's engine one line at a time: with those limits backtracking is
+ *    bounded by O(L²) for a line of L characters, and lines longer than MAX_JS_LINE go to RE2 anyway.
  */
+const MAX_JS_LINE = 2000;
 
 interface Re2Like {
   lastIndex: number;
@@ -44,6 +49,10 @@ export interface CompiledPattern {
   foldCase: boolean;
   /** All matches inside one line (no newlines). */
   matchLine(line: string): Hit[];
+  /** Next match at or after `from` in a multi-line text (`^`/`$` at line ends), for regexes without a needle. */
+  nextInText?(text: string, from: number): Hit | undefined;
+  /** True when lines are matched by V8 (cheap per call): the engine then scans line by line. */
+  cheapPerLine: boolean;
 }
 
 export function compilePattern(spec: PatternSpec): CompiledPattern {
@@ -54,6 +63,7 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
       spec,
       needle,
       foldCase: fold,
+      cheapPerLine: true,
       matchLine(line) {
         const hay = fold ? line.toLowerCase() : line;
         const hits: Hit[] = [];
@@ -68,11 +78,21 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   const fold = spec.ignoreCase || inlineCase;
   const lit = requiredLiteral(spec.source);
   let re: Re2Like | undefined;
+  let reText: Re2Like | undefined;
+  const js = isSimpleRegex(spec.source) ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
   return {
     spec,
+    cheapPerLine: !!js,
+    nextInText(text, from) {
+      reText ??= new (loadRe2())(spec.source, spec.ignoreCase ? 'gimu' : 'gmu');
+      reText.lastIndex = from;
+      const m = reText.exec(text);
+      return m ? { index: m.index, length: (m[0] ?? '').length } : undefined;
+    },
     needle: lit ? (fold ? lit.toLowerCase() : lit) : undefined,
     foldCase: fold,
     matchLine(line) {
+      if (js && line.length <= MAX_JS_LINE) return jsHits(js, line);
       re ??= new (loadRe2())(spec.source, spec.ignoreCase ? 'giu' : 'gu');
       const hits: Hit[] = [];
       re.lastIndex = 0;
@@ -85,6 +105,88 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
       return hits;
     },
   };
+}
+
+function tryJsRegex(source: string, ignoreCase: boolean): RegExp | undefined {
+  try {
+    return new RegExp(source, ignoreCase ? 'giu' : 'gu');
+  } catch {
+    return undefined; // RE2-only syntax: RE2 runs it
+  }
+}
+
+function jsHits(re: RegExp, line: string): Hit[] {
+  const hits: Hit[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    hits.push({ index: m.index, length: m[0].length });
+    if (m[0].length === 0) re.lastIndex = m.index + 1;
+  }
+  return hits;
+}
+
+/**
+ * Conservative test for "V8 cannot backtrack badly on this": no `|`, no quantifier after a group, at most one
+ * variable-length quantifier (`*`, `+`, `?`, `{m,n}` with m ≠ n), no `(?` other than `(?:`, no POSIX classes,
+ * and only the escapes both engines read the same way. Anything else runs on RE2.
+ */
+export function isSimpleRegex(src: string): boolean {
+  let variable = 0;
+  let prevWasGroupEnd = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') {
+      const n = src[i + 1] ?? '';
+      if (/[A-Za-z0-9]/.test(n) && !/[dDwWsSbBtnrfv]/.test(n)) return false;
+      i++;
+      prevWasGroupEnd = false;
+      continue;
+    }
+    if (c === '[') {
+      const end = skipClass(src, i);
+      if (end < 0) return false;
+      if (src.slice(i, end).includes('[:')) return false;
+      i = end - 1;
+      prevWasGroupEnd = false;
+      continue;
+    }
+    if (c === '|') return false;
+    if (c === '(') {
+      if (src[i + 1] === '?' && src[i + 2] !== ':') return false;
+      prevWasGroupEnd = false;
+      continue;
+    }
+    if (c === ')') {
+      prevWasGroupEnd = true;
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?' || c === '{') {
+      let isVariable = c !== '{';
+      if (c === '{') {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
+        if (!m) return false;
+        isVariable = m[2] !== undefined && m[3] !== m[1];
+        i += m[0].length - 1;
+      }
+      if (src[i + 1] === '?') i++; // lazy form of the same quantifier
+      if (prevWasGroupEnd) return false;
+      if (isVariable && ++variable > 1) return false;
+      continue;
+    }
+    prevWasGroupEnd = false;
+  }
+  return true;
+}
+
+function skipClass(src: string, start: number): number {
+  for (let i = start + 1; i < src.length; i++) {
+    if (src[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (src[i] === ']' && i > start + 1 && !(i === start + 2 && src[start + 1] === '^')) return i + 1;
+  }
+  return -1;
 }
 
 /**

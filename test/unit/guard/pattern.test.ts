@@ -39,3 +39,34 @@ test('literal patterns, case folding, empty regex matches do not loop', () => {
   const empty = compilePattern({ type: 'regex', source: 'x*', ignoreCase: false });
   assert.ok(empty.matchLine('abc').length >= 1);
 });
+
+test('simple regexes run on V8 per line, the rest on RE2; both agree', async () => {
+  const { isSimpleRegex } = await import('../../../src/core/guard/pattern');
+  assert.equal(isSimpleRegex('[A-Z]{12}\\d{6}'), true);
+  assert.equal(isSimpleRegex('^\\s*$'), true);
+  assert.equal(isSimpleRegex('a+b*'), false, 'two variable quantifiers');
+  assert.equal(isSimpleRegex('(a+)+$'), false);
+  assert.equal(isSimpleRegex('(ab)?c'), false, 'quantified group');
+  assert.equal(isSimpleRegex('a|b'), false);
+  assert.equal(isSimpleRegex('(?i)abc'), false);
+  assert.equal(isSimpleRegex('[[:alpha:]]x'), false);
+  assert.equal(isSimpleRegex('\\Qa.b\\E'), false);
+  const line = 'id ABCDEFGHIJKL123456 and ABCDEFGHIJKL654321';
+  const js = compilePattern({ type: 'regex', source: '[A-Z]{12}\\d{6}', ignoreCase: false });
+  assert.equal(js.cheapPerLine, true);
+  const re2 = compilePattern({ type: 'regex', source: '(?:[A-Z]{12})\\d{6}|zzz', ignoreCase: false });
+  assert.equal(re2.cheapPerLine, false);
+  assert.deepEqual(js.matchLine(line), re2.matchLine(line));
+});
+
+test('a needle-less RE2 regex scans the joined diff without matching across lines', async () => {
+  const { prepareRules, runRules } = await import('../../../src/core/guard/engine');
+  const rule = {
+    id: 'R', kind: 'deny' as const, pattern: { type: 'regex' as const, source: 'a\\s+b|q{3}', ignoreCase: false },
+    include: [], exclude: [], langs: [], context: 'anywhere' as const, text: 'deny: /a\\s+b|q{3}/', adrId: 'A', adrPath: 'a.md', adrTitle: 'A', line: 1,
+  };
+  const file = (path: string, texts: string[]) => ({ path, status: 'modified' as const, binary: false, added: texts.map((text, i) => ({ line: i + 1, text })), newSideLines: new Map(texts.map((t, i) => [i + 1, t])) });
+  const files = [file('x.txt.ts', ['ends with a', 'b starts', 'has a  b here']), file('y.ts', ['qqq'])];
+  const v = await runRules(files, prepareRules([rule]), (f) => [...f.newSideLines.values()]);
+  assert.deepEqual(v.map((x) => `${x.path}:${x.line}`), ['x.txt.ts:3', 'y.ts:1']);
+});

@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClassifier, classifyLexical } from '../../../src/core/guard/syntax';
+import { languageOf } from '../../../src/core/guard/languages';
+
+async function at(path: string, src: string, needle: string, nth = 0) {
+  const lines = src.split('\n');
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    for (let c = lines[i].indexOf(needle); c >= 0; c = lines[i].indexOf(needle, c + 1)) {
+      if (seen++ === nth) {
+        const cl = await createClassifier(languageOf(path), lines, [i + 1]);
+        try {
+          return cl.classify(i + 1, c);
+        } finally {
+          cl.dispose();
+        }
+      }
+    }
+  }
+  throw new Error(`${needle} not found`);
+}
+
+test('tree-sitter: TS/TSX comments, strings, template substitutions, non-ASCII columns', async () => {
+  const ts = 'const é = "héllo"; // X1\n/* X2\n X3 */ const s = `a X4 ${X5(1)}`;\nX6();';
+  assert.equal(await at('a.ts', ts, 'X1'), 'comment');
+  assert.equal(await at('a.ts', ts, 'X3'), 'comment');
+  assert.equal(await at('a.ts', ts, 'X4'), 'string');
+  assert.equal(await at('a.ts', ts, 'X5'), 'code');
+  assert.equal(await at('a.ts', ts, 'X6'), 'code');
+  assert.equal(await at('a.ts', 'const é = "éééééééé"; X8();', 'X8'), 'code', 'columns are UTF-16 code units, not bytes');
+  assert.equal(await at('a.ts', 'const é = "éééééééé X9"; f();', 'X9'), 'string');
+  assert.equal(await at('a.tsx', 'const a = <div>{/* X7 */}</div>;', 'X7'), 'comment');
+});
+
+test('tree-sitter: Python docstrings and comments, f-string code, Go raw strings, Rust comments', async () => {
+  const py = 'def f():\n    """X1 docstring"""\n    s = "X2"\n    t = f"{X3(1)} X4"\n    # X5\n    X6()\n';
+  assert.equal(await at('a.py', py, 'X1'), 'comment');
+  assert.equal(await at('a.py', py, 'X2'), 'string');
+  assert.equal(await at('a.py', py, 'X3'), 'code');
+  assert.equal(await at('a.py', py, 'X4'), 'string');
+  assert.equal(await at('a.py', py, 'X5'), 'comment');
+  assert.equal(await at('a.py', py, 'X6'), 'code');
+  const go = 'package main\nvar s = `X1`\n// X2\nfunc main() { X3() }\n';
+  assert.equal(await at('a.go', go, 'X1'), 'string');
+  assert.equal(await at('a.go', go, 'X2'), 'comment');
+  assert.equal(await at('a.go', go, 'X3'), 'code');
+  const rs = '/// X1 doc\nfn a() { let s = "X2"; /* X3 */ X4(); }\n';
+  assert.equal(await at('a.rs', rs, 'X1'), 'comment');
+  assert.equal(await at('a.rs', rs, 'X2'), 'string');
+  assert.equal(await at('a.rs', rs, 'X3'), 'comment');
+  assert.equal(await at('a.rs', rs, 'X4'), 'code');
+});
+
+test('lexical fallback: SQL, Ruby, YAML', async () => {
+  const sql = "-- X1\nSELECT 'X2', X3 FROM t; /* X4\nX5 */ X6";
+  assert.equal(await at('a.sql', sql, 'X1'), 'comment');
+  assert.equal(await at('a.sql', sql, 'X2'), 'string');
+  assert.equal(await at('a.sql', sql, 'X3'), 'code');
+  assert.equal(await at('a.sql', sql, 'X5'), 'comment');
+  assert.equal(await at('a.sql', sql, 'X6'), 'code');
+  assert.equal(await at('a.rb', 'x = "X1" # X2', 'X2'), 'comment');
+  assert.equal(classifyLexical(languageOf('a.yml'), ['key: v # c'], 1, 7), 'comment');
+  assert.equal(classifyLexical(languageOf('a.sql'), ['x -- y'], 1, 2), 'comment', 'a match that starts on the comment marker');
+});
+
+test('long files are parsed around the matches only, rows keep their numbers', async () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `const v${i} = ${i}; // c${i}`);
+  lines[2500] = 'const s = "Y1"; Y2();';
+  const cl = await createClassifier(languageOf('big.ts'), lines, [2501]);
+  try {
+    assert.equal(cl.classify(2501, lines[2500].indexOf('Y1')), 'string');
+    assert.equal(cl.classify(2501, lines[2500].indexOf('Y2')), 'code');
+    assert.equal(cl.classify(2400, lines[2399].indexOf('// c')), 'comment');
+  } finally {
+    cl.dispose();
+  }
+});
