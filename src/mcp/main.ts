@@ -6,15 +6,28 @@ import { createMcpServer } from './server';
  * `k0maru mcp [--sidecar] [--vault PATH]` over stdio. The transport owns stdout: every log line goes to stderr.
  * Spawned on demand by the client and gone when it closes stdin — no daemon.
  */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export async function runMcpServer(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { sidecar: { type: 'boolean' }, vault: { type: 'string' }, debug: { type: 'boolean' } }, strict: false });
   const log = (level: string, message: string) => {
     if (level !== 'info' || values.debug) process.stderr.write(`[k0maru-mcp] ${level}: ${message}\n`);
   };
   const k0 = createMcpServer({ vault: values.vault as string | undefined, cwd: process.cwd(), env: process.env, log, mode: values.sidecar ? 'sidecar' : 'full' });
-  const transport = new StdioServerTransport();
+  // The SDK's default 10 MiB cap closes the connection on one big message; 64 MiB lets an oversized argument
+  // (a 10 MB note) reach the tool and come back as a clear FILE_TOO_LARGE error instead.
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+  transport.onerror = (err) => log('error', `transport: ${err.message}`);
+  let closing = false;
   const shutdown = () => {
-    k0.close().finally(() => process.exit(0));
+    if (closing) return;
+    closing = true;
+    // Let requests already received finish (a client may write its last call and close stdin at once).
+    // The last messages are dispatched asynchronously after 'end': give them a moment to start, then drain.
+    new Promise((resolve) => setTimeout(resolve, 100))
+      .then(() => k0.idle())
+      .then(() => k0.close())
+      .finally(() => process.exit(0));
   };
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);

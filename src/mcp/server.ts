@@ -10,6 +10,8 @@ export interface K0McpServer {
   server: McpServer;
   session: ProjectSession;
   tools: string[];
+  /** Resolves once no tool call is running. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,12 +28,26 @@ export function createMcpServer(opts: SessionOptions & { mode?: ServerMode }): K
   const session = new ProjectSession(opts);
   const ctx: ToolContext = { session, cwd: opts.cwd, env: opts.env };
   const registered: string[] = [];
+  let running = 0;
+  let waiters: (() => void)[] = [];
+  const track = async <T>(p: Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await p;
+    } finally {
+      running--;
+      if (!running) {
+        for (const w of waiters) w();
+        waiters = [];
+      }
+    }
+  };
   for (const tool of TOOLS) {
     if (mode === 'sidecar' && !tool.sidecar) continue;
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations },
-      ((args: Record<string, unknown>) => tool.handler(args, ctx)) as never,
+      ((args: Record<string, unknown>) => track(tool.handler(args, ctx))) as never,
     );
     registered.push(tool.name);
   }
@@ -39,6 +55,7 @@ export function createMcpServer(opts: SessionOptions & { mode?: ServerMode }): K
     server,
     session,
     tools: registered,
+    idle: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close: async () => {
       session.close();
       await server.close();

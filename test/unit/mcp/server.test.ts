@@ -1,0 +1,116 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectStdio, textOf } from '../../helpers/mcpClient';
+import { countTokens } from '../../../src/core/tokens/count';
+
+const DEMO = join(__dirname, '..', '..', '..', 'demo');
+let root: string;
+
+before(() => {
+  root = mkdtempSync(join(tmpdir(), 'k0-mcp-'));
+  cpSync(DEMO, root, { recursive: true, filter: (src) => !/index\.db/.test(src) });
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function listFiles(dir: string, rel = ''): string[] {
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(dir, join(rel, e.name)) : [join(rel, e.name)]));
+}
+
+const FULL_TOOLS = ['flush_session', 'get_project_loadout', 'guard_check', 'recall_memory'];
+
+test('tools/list: every registered tool with the seed contract and honest annotations; sidecar mode too', async () => {
+  const c = await connectStdio(['--vault', root]);
+  try {
+    const { tools } = await c.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), FULL_TOOLS);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(byName.recall_memory.inputSchema.required, ['query']);
+    assert.deepEqual((byName.flush_session.inputSchema.required as string[]).sort(), ['content', 'title']);
+    assert.equal(byName.recall_memory.annotations?.readOnlyHint, true);
+    assert.equal(byName.flush_session.annotations?.readOnlyHint, false);
+    assert.match(byName.get_project_loadout.description!, /<300 tokens/);
+  } finally {
+    await c.close();
+  }
+  const s = await connectStdio(['--sidecar', '--vault', root]);
+  try {
+    const { tools } = await s.client.listTools();
+    for (const t of tools) assert.ok(!['offload_context', 'inspect_log_node', 'gc_session_context'].includes(t.name));
+  } finally {
+    await s.close();
+  }
+});
+
+test('each tool answers over stdio: loadout within 300 tokens, recall wire lines, guard violation, flush + supersession hot-swap', async () => {
+  // Found through CLAUDE_PROJECT_DIR with cwd '/', as Cursor and Claude Code start servers.
+  const c = await connectStdio([], { cwd: '/', env: { CLAUDE_PROJECT_DIR: root } });
+  try {
+    const loadout = await c.client.callTool({ name: 'get_project_loadout', arguments: {} });
+    const text = textOf(loadout);
+    assert.match(text, /^# Context Loadout: Ledgerly/);
+    assert.match(text, /\[\[adr-002-sql-explicit-columns\]\]/);
+    assert.ok(countTokens(text) <= 300, `${countTokens(text)} tokens`);
+    assert.equal((loadout.structuredContent as { tokens: number }).tokens, countTokens(text));
+
+    const recall = await c.client.callTool({ name: 'recall_memory', arguments: { query: 'SELECT * FROM', limit: 2, mode: 'bm25' } });
+    assert.match(textOf(recall), /^!μ:L3\|02_Architecture\/adr-002-sql-explicit-columns\.md\|score:[\d.]+\|links:\d+\/\d+ § /);
+
+    const diff = 'diff --git a/src/repo.go b/src/repo.go\n--- a/src/repo.go\n+++ b/src/repo.go\n@@ -1,1 +1,2 @@\n package repo\n+var q = "SELECT * FROM payments"\n';
+    const bad = await c.client.callTool({ name: 'guard_check', arguments: { diff } });
+    assert.equal(bad.isError, undefined);
+    assert.match(textOf(bad), /❌ Living ADR Guard Failure: 1 violation/);
+    assert.match(textOf(bad), /src\/repo\.go:2: 'SELECT \* FROM'/);
+
+    const flushed = await c.client.callTool({
+      name: 'flush_session',
+      arguments: { title: 'ADR-005: Allow SELECT * in reporting views', category: 'decision', supersedes: 'adr-002-sql-explicit-columns', summary: 'Reporting views may select all columns', content: '## Decision\nReporting views may use any query shape.\n' },
+    });
+    assert.equal(flushed.isError, undefined, textOf(flushed));
+    const sc = flushed.structuredContent as { outcome: string; path: string; superseded: string[] };
+    assert.equal(sc.outcome, 'created');
+    assert.deepEqual(sc.superseded, ['02_Architecture/adr-002-sql-explicit-columns.md']);
+    assert.match(readFileSync(join(root, '.k0maru/wiki/02_Architecture/adr-002-sql-explicit-columns.md'), 'utf8'), /status: superseded/);
+
+    const after = await c.client.callTool({ name: 'guard_check', arguments: { diff } });
+    assert.match(textOf(after), /no violations/, 'the superseded ADR rule stops at once');
+    const found = await c.client.callTool({ name: 'recall_memory', arguments: { query: 'reporting views', mode: 'bm25' } });
+    assert.match(textOf(found), new RegExp(sc.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  } finally {
+    await c.close();
+  }
+});
+
+test('hostile and invalid inputs get isError results and write nothing outside the vault; the server survives', async () => {
+  const c = await connectStdio(['--vault', root]);
+  const before = listFiles(root);
+  try {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['flush_session', { title: 'x', content: 'y', supersedes: '../../etc/passwd' }, /PATH_OUTSIDE_VAULT|NOTE_NOT_FOUND/],
+      ['flush_session', { title: 'x', content: 'y', related_notes: ['evil]] [[x'] }, /INVALID_ARGUMENT/],
+      ['flush_session', { title: 'x', content: 'y', related_notes: ['a\nb'] }, /INVALID_ARGUMENT/],
+      ['flush_session', { title: 'big', content: 'x'.repeat(10 * 1024 * 1024) }, /FILE_TOO_LARGE/],
+      ['recall_memory', { query: '' }, /INVALID_ARGUMENT/],
+      ['recall_memory', { query: 'x', limit: -3 }, /INVALID_ARGUMENT/],
+    ];
+    for (const [name, args, re] of cases) {
+      const r = await c.client.callTool({ name, arguments: args });
+      assert.equal(r.isError, true, `${name} ${JSON.stringify(args).slice(0, 80)}`);
+      assert.match(textOf(r), re);
+    }
+    const traversal = await c.client.callTool({ name: 'flush_session', arguments: { title: '../../x', content: 'escape attempt' } });
+    assert.equal(traversal.isError, undefined);
+    const p = (traversal.structuredContent as { path: string }).path;
+    assert.ok(!p.includes('..'), p);
+    assert.ok(existsSync(join(root, '.k0maru', 'wiki', p)));
+    await assert.rejects(c.client.callTool({ name: 'recall_memory', arguments: { query: 42 } }).then((r) => (r.isError ? Promise.reject(new Error(textOf(r))) : r)));
+    const still = await c.client.listTools();
+    assert.ok(still.tools.length >= 4);
+    const added = listFiles(root).filter((f) => !before.includes(f));
+    assert.ok(added.every((f) => f.startsWith('.k0maru/wiki/') || f.startsWith('.k0maru/index.db') || f.startsWith('.k0maru/flush.lock')), added.join(', '));
+  } finally {
+    await c.close();
+  }
+});
