@@ -170,3 +170,9 @@ test('CLI: distill --dry-run --export-hermes prints a preview; --export-omp writ
   const c = await run(['distill', '--export-omp', '--export-hermes'], 'x');
   assert.equal(c.code, 2);
 });
+
+test('docs/economy.md lists every error family (the docs cannot drift from the table)', () => {
+  const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'economy.md'), 'utf8');
+  const missing = ERROR_FAMILIES.map((f) => f.id).filter((id) => !doc.includes(`| \`${id}\` |`));
+  assert.deepEqual(missing, []);
+});
