@@ -205,6 +205,7 @@ export class LogAnalyzer {
     }
     if (this.js.current && (m = line.match(RX.jsFrame))) {
       const l = loc(m[2], m[3], m[4]);
+      if (this.js.current.runtime === 'unknown') this.js.current.runtime = 'javascript';
       if (!this.js.current.location && !isLibraryPath(l.file)) this.setLocation(this.js.current, l);
       this.evidence.javascript++;
       return true;
@@ -290,7 +291,7 @@ export class LogAnalyzer {
       return;
     }
     if ((m = line.match(RX.ccErr))) {
-      const err = this.record({ code: cCompilerCode(m[4]), kind: 'compile-error', message: m[4], runtime: 'c-cpp', phase: 'compile' });
+      const err = this.record({ code: cCompilerCode(m[4]), kind: 'compile-error', message: m[4], runtime: isCFile(m[1]) ? 'c-cpp' : 'unknown', phase: 'compile' });
       this.setLocation(err, loc(m[1], m[2], m[3]));
       return;
     }
@@ -356,7 +357,9 @@ export class LogAnalyzer {
         code: rejection ? 'ERR_UNHANDLED_REJECTION' : (m[2] ?? m[1]),
         kind: rejection ? 'unhandled-rejection' : 'uncaught',
         message: `${m[1]}: ${m[3]}`,
-        runtime: 'javascript',
+        // `ValueError: x` printed by a Python logger looks the same: only a throw site, Node evidence or a
+        // following `at` frame makes it JavaScript.
+        runtime: rejection || (this.js.throwSite && this.js.throwTtl > 0) || this.evidence.javascript > 0 ? 'javascript' : 'unknown',
         phase: this.runtimePhase(),
       });
       this.settle();

@@ -51,7 +51,7 @@ export const RX = {
   unittestRan: /^Ran (\d+) tests? in/,
   unittestFailed: /^FAILED \((.+)\)$/,
   // JavaScript / Node / test runners
-  jsErr: /^(?:Uncaught )?([A-Z][A-Za-z]*(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Z_0-9]+)\])?: (.*)$/,
+  jsErr: /^(?:Uncaught )?((?:[A-Z][A-Za-z]*)?(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Z_0-9]+)\])?: (.*)$/,
   jsFrame: /^\s+at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/,
   jsThrowSite: /^((?:file:\/\/)?\/\S+|[A-Za-z]:\\\S+|\S+\.[cm]?[jt]sx?):(\d+)$/,
   jsCode: /^\s+code: '([A-Z_0-9]+)'/,

@@ -194,3 +194,18 @@ test('task names cannot escape the refs folder', async () => {
   const r = await offloadLog(p, { text: 'a\n'.repeat(60), taskName: '../../../etc/evil name', threshold: 30 });
   assert.match(r.rawFile!, /^\.k0maru\/refs\/etc-evil-name_node_[0-9a-f]{8}\.log$/);
 });
+
+test('plain `Error:` with Node frames is JavaScript; the same shape from a Python logger is not', () => {
+  const node = analyzeText('Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)\n    at connect (/srv/app/src/db.ts:12:9)\n');
+  assert.equal(node.primary?.code, 'Error');
+  assert.equal(node.runtime, 'typescript');
+  assert.equal(formatLocation(node.primary?.location), '/srv/app/src/db.ts:12:9');
+  const py = analyzeText('INFO:worker:starting\n  File "/srv/app/worker.py", line 3\nValueError: bad config\n');
+  assert.notEqual(py.runtime, 'javascript');
+});
+
+test('a C compile error in a non-C file does not claim the C/C++ runtime', () => {
+  const a = analyzeText('Sources/App/main.swift:3:5: error: cannot find x in scope\n');
+  assert.equal(a.primary?.code, 'cc-error');
+  assert.equal(a.runtime, 'unknown');
+});
