@@ -14,13 +14,15 @@ const nodeCommon = {
   bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
   minify: production, logLevel: 'warning', external: ['vscode'],
   // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
-  define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version) },
+  define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
   { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon },
+  // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
+  { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
   { in: 'webview/main.ts', out: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife',
     target: 'es2022', sourcemap: !production, minify: production, logLevel: 'warning' },
@@ -49,7 +51,7 @@ const splitBuild = {
   outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
   outExtension: { '.js': '.mjs' }, chunkNames: '[name]-[hash]', entryNames: '[name]',
   sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'],
-  define: { __K0MARU_VERSION__: JSON.stringify(version) },
+  define: { __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: {
     js: [
       "import { createRequire as __k0CreateRequire } from 'node:module';",

@@ -1,4 +1,4 @@
-import { openProject, type Project } from '../core/project';
+import type { Project } from '../core/project';
 import type { Logger } from '../core/index/db';
 
 export interface SessionOptions {
@@ -18,7 +18,11 @@ export class ProjectSession {
   constructor(private readonly opts: SessionOptions) {}
 
   async fresh(): Promise<Project> {
-    if (!this.project) this.project = openProject({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env, log: this.opts.log });
+    if (!this.project) {
+      // Loaded on the first call: tools/list must not wait for SQLite and the parsers.
+      const { openProject } = await import('../core/project');
+      this.project = openProject({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env, log: this.opts.log });
+    }
     const report = await this.project.scan();
     for (const w of report.warnings) this.opts.log('warn', `${w.path}:${w.line}: ${w.message}`);
     return this.project;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { flushNote } from '../../core/flush';
 import { guarded, textResult } from '../result';
 import type { ToolDefinition } from './types';
 
@@ -31,6 +30,7 @@ export const flushSessionTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const project = await ctx.session.fresh();
+      const { flushNote } = await import('../../core/flush');
       const r = await flushNote(project.paths, {
         title: args.title as string,
         content: args.content as string,

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { guardCheck } from '../../core/guard/check';
-import { guardResultJson, renderGuardReport } from '../../core/guard/report';
 import { guarded, textResult } from '../result';
 import type { ToolDefinition } from './types';
 
@@ -20,6 +18,7 @@ export const guardCheckTool: ToolDefinition = {
   sidecar: true,
   handler: (args, ctx) =>
     guarded(async () => {
+      const [{ guardCheck }, { guardResultJson, renderGuardReport }] = await Promise.all([import('../../core/guard/check'), import('../../core/guard/report')]);
       const project = await ctx.session.fresh();
       // "Current directory" for an MCP server is wherever the client started it (Cursor: `/`): use the project root.
       const result = await guardCheck({

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { getProjectLoadout } from '../../core/loadout/loadout';
 import { guarded, textResult } from '../result';
 import type { ToolDefinition } from './types';
 
@@ -24,6 +23,7 @@ export const getProjectLoadoutTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const project = await ctx.session.fresh();
+      const { getProjectLoadout } = await import('../../core/loadout/loadout');
       const l = await getProjectLoadout(project, { projectName: args.project_name as string | undefined, diff: args.diff as boolean | undefined, branch: args.branch as string | undefined });
       return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50) });
     }),

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { recall } from '../../core/search/recall';
 import type { RecallMode } from '../../core/search/types';
-import { renderFull, renderWire } from '../../core/search/wire';
 import { guarded, textResult } from '../result';
 import type { ToolDefinition } from './types';
 
@@ -42,6 +40,7 @@ export const recallMemoryTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const project = await ctx.session.fresh();
+      const [{ recall }, { renderFull, renderWire }] = await Promise.all([import('../../core/search/recall'), import('../../core/search/wire')]);
       const full = !!args.full;
       const r = await recall(project, String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: (args.mode as RecallMode | undefined) ?? 'hybrid', full });
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';

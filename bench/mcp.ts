@@ -1,0 +1,141 @@
+// MCP server benchmark: spawn → tools/list answered (vs. a bare `node -e 0`), each tool's latency on a 500-note
+// vault, and loadout token counts over several vaults. `npx tsx bench/mcp.ts` → bench/results/mcp.json
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { generateVault } from './lib/vaultGen';
+import { median, percentile, round } from './lib/stats';
+import { openProject } from '../src/core/project';
+import { getProjectLoadout } from '../src/core/loadout/loadout';
+
+const REPO = join(__dirname, '..');
+const MCP = join(REPO, 'dist', 'mcp.mjs');
+
+/** Wall time from spawn to the tools/list response, speaking raw JSON-RPC so no client library is measured. */
+function spawnToToolsList(vault: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [MCP, '--vault', vault], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      if (buf.includes('"id":2')) {
+        const ms = performance.now() - t0;
+        child.kill();
+        resolve(ms);
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) + '\n');
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
+  });
+}
+
+function nodeFloor(): number {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return performance.now() - t0;
+}
+
+async function main() {
+  if (!existsSync(MCP)) throw new Error('run `node esbuild.mjs` first');
+  const root = mkdtempSync(join(tmpdir(), 'k0-mcpbench-'));
+  generateVault(join(root, '.k0maru', 'wiki'), 500);
+  const p = openProject({ vault: root });
+  await p.scan();
+  p.close();
+  try {
+    const spawnMs: number[] = [];
+    const floorMs: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      floorMs.push(nodeFloor());
+      spawnMs.push(await spawnToToolsList(root));
+    }
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, '--vault', root], stderr: 'ignore' });
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(transport);
+    const calls: Record<string, Record<string, unknown>> = {
+      get_project_loadout: {},
+      recall_memory: { query: 'redis failover lock', mode: 'bm25' },
+      guard_check: { diff: 'diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -0,0 +1,2 @@\n+cache_invalidation(\n+ok()\n' },
+    };
+    const tools: Record<string, unknown> = {};
+    for (const [name, args] of Object.entries(calls)) {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        await client.callTool({ name, arguments: args });
+        times.push(performance.now() - t0);
+      }
+      tools[name] = { p50: round(median(times)), p95: round(percentile(times, 95)) };
+    }
+    const flushTimes: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await client.callTool({ name: 'flush_session', arguments: { title: `Bench note ${i}`, content: `Body ${i}`, category: 'log' } });
+      flushTimes.push(performance.now() - t0);
+    }
+    tools.flush_session_new_note = { p50: round(median(flushTimes)), p95: round(percentile(flushTimes, 95)), note: 'round trip incl. the re-scan that makes the note searchable' };
+    await client.close();
+
+    const vaults: Record<string, string> = { demo: join(REPO, 'demo'), generated500: root };
+    const layouts = join(REPO, 'test', 'fixtures', 'layouts');
+    if (existsSync(layouts)) for (const d of readdirSync(layouts)) vaults[`layout:${d}`] = join(layouts, d);
+    const corpus = join(REPO, '..', 'shared', 'corpus', 'adr-vault');
+    const loadoutTokens: Record<string, unknown> = {};
+    for (const [name, dir] of Object.entries(vaults)) {
+      const work = mkdtempSync(join(tmpdir(), 'k0-lo-'));
+      try {
+        if (existsSync(join(dir, '.k0maru'))) cpSync(dir, work, { recursive: true, filter: (s) => !/index\.db/.test(s) });
+        else {
+          mkdirSync(join(work, '.k0maru'));
+          writeFileSync(join(work, '.k0maru', 'config.json'), JSON.stringify({ vault: dir }));
+        }
+        const proj = openProject({ vault: work });
+        await proj.scan();
+        const l = await getProjectLoadout(proj);
+        proj.close();
+        loadoutTokens[name] = { tokens: l.tokens, droppedLines: l.dropped };
+      } catch (e) {
+        loadoutTokens[name] = { error: (e as Error).message };
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    }
+    if (existsSync(corpus)) {
+      const work = mkdtempSync(join(tmpdir(), 'k0-lo-'));
+      mkdirSync(join(work, '.k0maru'));
+      writeFileSync(join(work, '.k0maru', 'config.json'), JSON.stringify({ vault: corpus }));
+      const proj = openProject({ vault: work });
+      await proj.scan();
+      const l = await getProjectLoadout(proj);
+      proj.close();
+      rmSync(work, { recursive: true, force: true });
+      loadoutTokens.corpus = { tokens: l.tokens, droppedLines: l.dropped };
+    }
+    const spawnMed = median(spawnMs);
+    const floorMed = median(floorMs);
+    const results = {
+      date: new Date().toISOString(),
+      spawnToToolsListMs: { p50: round(spawnMed), p95: round(percentile(spawnMs, 95)) },
+      nodeFloorMs: { p50: round(floorMed) },
+      spawnRatioToNodeFloor: round(spawnMed / floorMed),
+      toolLatencyMs500Notes: tools,
+      loadoutTokens,
+    };
+    console.log(JSON.stringify(results, null, 2));
+    mkdirSync(join(__dirname, 'results'), { recursive: true });
+    writeFileSync(join(__dirname, 'results', 'mcp.json'), JSON.stringify(results, null, 2) + '\n');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
