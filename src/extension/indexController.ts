@@ -97,7 +97,7 @@ export class IndexController implements vscode.Disposable {
   private async runOnce(reason: ScanReason, onProgress?: ScanOptions['onProgress']): Promise<ScanReport> {
     this.setState({ kind: 'scanning' });
     try {
-      const project = await this.open();
+      const project = this.open();
       const report = await project.scan({
         onProgress: (p) => {
           this.setState({ kind: 'scanning', done: p.done, total: p.total });
@@ -115,7 +115,7 @@ export class IndexController implements vscode.Disposable {
     }
   }
 
-  private async open(): Promise<Project> {
+  private open(): Project {
     if (this.project) return this.project;
     const { openProject, pathsForProject } = loadCore();
     // The workspace folder is the project: no walking up and no K0MARU_VAULT from the editor's environment.
