@@ -5,6 +5,7 @@ import { format } from 'node:util';
 import { registerActivationTests } from './suite/activation';
 import { registerIndexTests } from './suite/indexing';
 import { registerPackagedTests } from './suite/packaged';
+import { registerUntrustedTests } from './suite/untrusted';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -17,6 +18,7 @@ export function run(): Promise<void> {
   // The runner picks the suite through code-server's environment, which the extension host inherits.
   const suite = process.env.K0_INTEGRATION_SUITE ?? 'development';
   if (suite === 'packaged') registerPackagedTests();
+  else if (suite === 'untrusted') registerUntrustedTests();
   else if (suite === 'development') {
     registerActivationTests();
     registerIndexTests();

@@ -31,6 +31,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Use this extensions folder (e.g. one a .vsix was installed into) instead of an empty one. */
   extensionsDir?: string;
+  /** Keep Workspace Trust on (the default test setup disables it, so every folder is trusted). */
+  workspaceTrust?: boolean;
   /** Extra environment for the server; the extension host it spawns inherits it. */
   env?: NodeJS.ProcessEnv;
 }
@@ -50,7 +52,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--config', join(dirs.xdg, 'config.yaml'),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',

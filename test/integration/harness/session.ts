@@ -16,7 +16,9 @@ export interface HostSuiteOptions {
   /** Extension loaded in development mode (the repo itself, or a stub when testing an installed .vsix). */
   extensionPath: string;
   /** Which in-host suite test/integration/index.ts registers (passed through the server's environment). */
-  suite: 'development' | 'packaged';
+  suite: 'development' | 'packaged' | 'untrusted';
+  /** Keep Workspace Trust on, so the folder opens in Restricted Mode. */
+  workspaceTrust?: boolean;
   /** Runs in the scratch folder before the server starts; may return an extensions folder to serve. */
   prepare?: (scratch: string) => Promise<{ extensionsDir?: string }>;
 }
@@ -45,7 +47,7 @@ export async function runHostSuite(opts: HostSuiteOptions): Promise<ExtensionTes
   try {
     const { extensionsDir } = (await opts.prepare?.(scratch)) ?? {};
     const t0 = Date.now();
-    const server = await startCodeServer({ tmpDir: join(scratch, 'server'), extensionsDir, env: { K0_INTEGRATION_SUITE: opts.suite } });
+    const server = await startCodeServer({ tmpDir: join(scratch, 'server'), extensionsDir, workspaceTrust: opts.workspaceTrust, env: { K0_INTEGRATION_SUITE: opts.suite } });
     const serverMs = Date.now() - t0;
     try {
       const result = await runExtensionTests({
