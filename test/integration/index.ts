@@ -6,6 +6,7 @@ import { registerActivationTests } from './suite/activation';
 import { registerIndexTests } from './suite/indexing';
 import { registerPackagedTests } from './suite/packaged';
 import { registerUntrustedTests } from './suite/untrusted';
+import { registerNoVaultTests } from './suite/noVault';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -19,6 +20,7 @@ export function run(): Promise<void> {
   const suite = process.env.K0_INTEGRATION_SUITE ?? 'development';
   if (suite === 'packaged') registerPackagedTests();
   else if (suite === 'untrusted') registerUntrustedTests();
+  else if (suite === 'no-vault') registerNoVaultTests();
   else if (suite === 'development') {
     registerActivationTests();
     registerIndexTests();

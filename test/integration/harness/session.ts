@@ -16,7 +16,7 @@ export interface HostSuiteOptions {
   /** Extension loaded in development mode (the repo itself, or a stub when testing an installed .vsix). */
   extensionPath: string;
   /** Which in-host suite test/integration/index.ts registers (passed through the server's environment). */
-  suite: 'development' | 'packaged' | 'untrusted';
+  suite: 'development' | 'packaged' | 'untrusted' | 'no-vault';
   /** Keep Workspace Trust on, so the folder opens in Restricted Mode. */
   workspaceTrust?: boolean;
   /** Runs in the scratch folder before the server starts; may return an extensions folder to serve. */

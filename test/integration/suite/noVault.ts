@@ -1,0 +1,26 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { K0maruApi } from '../../../src/extension/api';
+import { EXTENSION_ID } from './helpers';
+
+/** A workspace without `.k0maru` (noVault.runner.ts): the extension stays asleep until one of its commands runs. */
+export function registerNoVaultTests(): void {
+  describe('workspace without a vault', () => {
+    it('does not activate on startup', async () => {
+      const ext = vscode.extensions.getExtension<K0maruApi>(EXTENSION_ID);
+      assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+      // Give startup activation events time to fire; a workspaceContains match would have activated it by now.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(ext.isActive, false);
+    });
+
+    it('activates on its command and reports that there is no vault', async () => {
+      const ext = vscode.extensions.getExtension<K0maruApi>(EXTENSION_ID)!;
+      assert.equal(await vscode.commands.executeCommand('k0maru.reindex'), undefined);
+      assert.equal(ext.isActive, true);
+      assert.equal(ext.exports.state().kind, 'no-vault');
+      assert.equal(ext.exports.projectRoot, undefined);
+      assert.equal(ext.exports.statusBar().text, '$(database) K0maru: no vault');
+    });
+  });
+}
