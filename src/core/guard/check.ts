@@ -28,7 +28,11 @@ export interface GuardCheckOptions {
   env?: NodeJS.ProcessEnv;
   /** Preloaded ADR rules (tests, the editor's live model); skips reading the vault. */
   adrs?: AdrRules[];
-  /** The index database for the compiled-rule cache; `null` = no cache; omitted = open `.k0maru/index.db`. */
+  /**
+   * The index database for the compiled-rule cache (hosts that keep the project open pass `project.index`).
+   * Omitted = parse ADRs directly, unless K0MARU_GUARD_CACHE=1 asks to open `.k0maru/index.db` (measured slower
+   * for a one-shot process: see docs/guard.md).
+   */
   cache?: RuleCacheDb | null;
 }
 
@@ -52,21 +56,30 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     if (!missing && !opts.adrs) throw err;
   }
 
-  const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache) : []);
+  // git runs in its own process while this one loads the rules.
+  let pending: Promise<ChangedFile[]>;
+  if (source === 'diff') pending = Promise.resolve(parseUnifiedDiff(opts.diff ?? ''));
+  else if (source === 'staged') pending = stagedChanges(root);
+  else if (source === 'branch') pending = branchChanges(root, opts.branch!);
+  else if (source === 'files') pending = Promise.resolve().then(() => wholeFiles(root, opts.files!, cwd));
+  else pending = worktreeChanges(root);
+  pending.catch(() => {}); // awaited below; avoid an unhandled rejection while rules load
+
+  const trace = (opts.env ?? process.env).K0MARU_GUARD_TRACE ? (what: string) => process.stderr.write(`guard: ${what} at ${(performance.now() - t0).toFixed(1)} ms\n`) : () => {};
+  trace('start');
+  const openIndex = (opts.env ?? process.env).K0MARU_GUARD_CACHE === '1';
+  const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null)) : []);
+  trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
   const rules: GuardRule[] = active.flatMap((a) => a.rules);
-
-  let files: ChangedFile[];
-  if (source === 'diff') files = parseUnifiedDiff(opts.diff ?? '');
-  else if (source === 'staged') files = await stagedChanges(root);
-  else if (source === 'branch') files = await branchChanges(root, opts.branch!);
-  else if (source === 'files') files = wholeFiles(root, opts.files!, cwd);
-  else files = await worktreeChanges(root);
+  const files = await pending;
+  trace(`diff ready (${files.length} files)`);
 
   const skip = paths ? vaultPrefixes(root, paths) : [];
   const checked = files.filter((f) => !f.binary && f.status !== 'deleted' && f.added.length && !skip.some((p) => f.path === p.slice(0, -1) || f.path.startsWith(p)));
   const content = contentProvider(root, source);
   const violations = await runRules(checked, prepareRules(rules), content);
+  trace('rules run');
   const errors = violations.filter((v) => v.severity === 'error').length;
   const strict = !!opts.strict;
   return {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
 import { parseUnifiedDiff } from './diffParser';
 import type { ChangedFile } from './types';
@@ -30,28 +30,38 @@ export function git(cwd: string, args: string[], okCodes = [0]): Promise<string>
   });
 }
 
+/**
+ * The work tree root. Walking up to a `.git` entry costs no process (a hook pays ~5-50 ms per git spawn); git
+ * itself answers when the layout is unusual (GIT_DIR / GIT_WORK_TREE set, or no `.git` found).
+ */
 export async function repoRoot(cwd: string): Promise<string> {
+  if (!process.env.GIT_DIR && !process.env.GIT_WORK_TREE) {
+    for (let d = resolve(cwd); ; d = dirname(d)) {
+      if (existsSync(join(d, '.git'))) return d;
+      if (dirname(d) === d) break;
+    }
+  }
   return (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
 }
 
-async function headOrEmptyTree(root: string): Promise<string> {
-  try {
-    return (await git(root, ['rev-parse', '--verify', '-q', 'HEAD'])).trim();
-  } catch {
-    return EMPTY_TREE; // no commit yet: everything is an addition
-  }
+/** `git diff --cached`: exactly what the commit being made adds (on an unborn branch git diffs the empty tree). */
+export async function stagedChanges(root: string): Promise<ChangedFile[]> {
+  return parseUnifiedDiff(await git(root, [...GIT_DIFF, '--cached', '--']));
 }
 
-/** `git diff --cached`: exactly what the commit being made adds. */
-export async function stagedChanges(root: string): Promise<ChangedFile[]> {
-  const base = await headOrEmptyTree(root);
-  return parseUnifiedDiff(await git(root, [...GIT_DIFF, '--cached', base, '--']));
+/** Diff from `base` to the working tree; before the first commit HEAD does not exist: everything is added. */
+async function diffToWorktree(root: string, base: string): Promise<string> {
+  try {
+    return await git(root, [...GIT_DIFF, base, '--']);
+  } catch (err) {
+    if (base !== 'HEAD') throw err;
+    return git(root, [...GIT_DIFF, EMPTY_TREE, '--']);
+  }
 }
 
 /** Tracked changes against HEAD (staged and unstaged) plus untracked, not-ignored files as whole-file additions. */
 export async function worktreeChanges(root: string): Promise<ChangedFile[]> {
-  const base = await headOrEmptyTree(root);
-  const [diff, untracked] = await Promise.all([git(root, [...GIT_DIFF, base, '--']), untrackedFiles(root)]);
+  const [diff, untracked] = await Promise.all([diffToWorktree(root, 'HEAD'), untrackedFiles(root)]);
   return [...parseUnifiedDiff(diff), ...wholeFiles(root, untracked)];
 }
 

@@ -65,7 +65,7 @@ function writeState(root: string, s: State): void {
 
 export function defaultCommand(): string {
   const script = process.argv[1] ?? '';
-  if (/(^|[\\/])cli\.js$/.test(script)) return `"${process.execPath}" "${resolve(script)}"`;
+  if (/(^|[\\/])cli\.m?js$/.test(script)) return `"${process.execPath}" "${resolve(script)}"`;
   return 'k0maru';
 }
 

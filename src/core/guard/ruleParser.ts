@@ -1,5 +1,5 @@
-import { parseNote, type ParsedNote } from '../vault/markdown';
-import { extractStatus } from '../vault/status';
+import type { ParsedNote } from '../vault/markdown';
+import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
 import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind } from './types';
 
@@ -20,40 +20,34 @@ const INACTIVE = new Set(['superseded', 'deprecated', 'rejected', 'obsolete', 'w
 export type RegexValidator = (source: string, ignoreCase: boolean) => string | undefined;
 
 export function parseAdrRules(raw: string, relPath: string, validateRegex?: RegexValidator): AdrRules {
-  const note = parseNote(raw, relPath);
-  return rulesFromNote(note, relPath, validateRegex);
+  return rulesFromSource(scanAdr(raw, relPath), relPath, validateRegex);
 }
 
-export function adrIdOf(note: ParsedNote, relPath: string): string {
+/** For callers that already hold a ParsedNote (the index, the editor). */
+export function rulesFromNote(note: ParsedNote, relPath: string, validateRegex?: RegexValidator): AdrRules {
+  return rulesFromSource(sourceFromNote(note), relPath, validateRegex);
+}
+
+export function adrIdOf(note: Pick<AdrSource, 'frontmatter'>, relPath: string): string {
   const fm = note.frontmatter.id ?? note.frontmatter.adr;
   if (typeof fm === 'string' || typeof fm === 'number') return String(fm).trim();
   return relPath.slice(relPath.lastIndexOf('/') + 1).replace(/\.md$/i, '');
 }
 
 /** Superseded, deprecated and rejected decisions (frontmatter, `## Status` section or `Status:` line) stop applying. */
-export function isActiveStatus(status: string | undefined, note?: ParsedNote): boolean {
+export function isActiveStatus(status: string | undefined, note?: Pick<AdrSource, 'frontmatter'>): boolean {
   if (note && (note.frontmatter.superseded_by || note.frontmatter.supersededBy)) return false;
   if (!status) return true;
   const first = status.toLowerCase().match(/[\p{L}]+/u)?.[0] ?? '';
   return !INACTIVE.has(first);
 }
 
-/** MADR-style `- Status: superseded by [x](y.md)` list items, which the shared status reader does not cover. */
-function listItemStatus(note: ParsedNote): string | undefined {
-  for (const line of note.lines.slice(0, 40)) {
-    const m = /^\s*[-*+]\s+[*_]*status[*_]*\s*[:：]\s*[*_]*(.+)$/i.exec(line);
-    if (m) return m[1].replace(/[*_`]/g, '').replace(/^[^\p{L}\p{N}]+/u, '').trim();
-  }
-  return undefined;
-}
-
-export function rulesFromNote(note: ParsedNote, relPath: string, validateRegex?: RegexValidator): AdrRules {
+export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?: RegexValidator): AdrRules {
   const adrId = adrIdOf(note, relPath);
-  const status = extractStatus(note) ?? listItemStatus(note);
+  const status = note.status;
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : undefined;
   const out: AdrRules = { adrId, adrPath: relPath, title: note.title, status, project, active: isActiveStatus(status, note), rules: [], diagnostics: [] };
-  const codeLines = new Set<number>();
-  for (const b of note.blocks) if (b.kind === 'code') for (let l = b.line; l <= b.endLine; l++) codeLines.add(l);
+  const codeLines = note.codeLines;
 
   const lastFileLine = note.bodyStartLine + note.lines.length - 1;
   const counter = { n: 0 };
@@ -77,7 +71,7 @@ interface Pending {
 }
 
 function parseSection(
-  note: ParsedNote, from: number, to: number, codeLines: Set<number>, out: AdrRules, counter: { n: number }, validate?: RegexValidator,
+  note: AdrSource, from: number, to: number, codeLines: Set<number>, out: AdrRules, counter: { n: number }, validate?: RegexValidator,
 ): void {
   let pending: Pending | undefined;
   const finish = () => {

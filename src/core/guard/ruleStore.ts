@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createXXHash3, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
@@ -8,9 +8,12 @@ import type { AdrRules } from './types';
 /**
  * Finds the rules of every ADR in the vault. A note is a rule source when it has a guard section (`## Invariants`,
  * `## Rules`, `## Guard`); this covers ADR folders and `type: decision` notes alike without guessing from names.
- * Compiled rules are cached in the index database keyed by the note's xxh3 content hash, so a hook process only
- * re-parses ADRs that changed. Without a database (no index yet, or the index is locked by a running scan) the
- * notes are parsed directly — the cache only ever saves time, it never decides what applies.
+ * Compiled rules are cached in the index database keyed by the note's xxh3 content hash (rows also keep mtime and
+ * size so an unchanged note is not even read). Hosts that keep the index open (MCP server, editor) pass it in.
+ * A one-shot process (CLI, git hook) parses directly by default: opening SQLite-in-WASM measured ~130 ms of CPU,
+ * more than reading 500 notes and scanning the ADRs among them (see docs/guard.md). Without a database the same
+ * (path, mtime, size) memo is kept in memory for the life of the process. The cache only ever saves time; it
+ * never decides what applies.
  */
 
 /** Bump when the rule grammar or compiled shape changes: cached rows from an older parser are then ignored. */
@@ -72,10 +75,17 @@ function walk(root: string): NoteFile[] {
   return out.sort((a, b) => a.rel.localeCompare(b.rel));
 }
 
+type Row = { hash: string; mtime: number; size: number; payload: string | null };
+const memo = new Map<string, Map<string, Row>>();
+
 export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null): Promise<LoadedRules> {
   const files = walk(notesRoot);
   const result: LoadedRules = { adrs: [], parsed: 0, cached: 0 };
-  const rows = new Map<string, { hash: string; mtime: number; size: number; payload: string | null }>();
+  let rows = new Map<string, Row>();
+  if (!db) {
+    rows = memo.get(notesRoot) ?? new Map();
+    memo.set(notesRoot, rows);
+  }
   if (db) {
     db.exec(CREATE);
     for (const r of db.all('SELECT path, hash, mtime_ms, size, payload FROM guard_rules')) {
@@ -93,7 +103,8 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
     const raw = readFileSync(f.abs, 'utf8');
     let hash = '';
     if (db) {
-      hasher ??= await createXXHash3();
+      // Loaded only with a cache: hash-wasm's module carries every algorithm's WASM.
+      hasher ??= await (require('hash-wasm') as typeof import('hash-wasm')).createXXHash3();
       hash = `${PARSER_VERSION}:${hasher.init().update(raw).digest('hex')}`;
       if (row && row.hash === hash) {
         result.cached++;
@@ -110,9 +121,11 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
     }
     result.parsed++;
     if (db) upserts.push([f.rel, hash, f.mtimeMs, f.size, payload]);
+    else rows.set(f.rel, { hash: `${PARSER_VERSION}:memo`, mtime: f.mtimeMs, size: f.size, payload });
   }
   const present = new Set(files.map((f) => f.rel));
   const gone = [...rows.keys()].filter((p) => !present.has(p));
+  if (!db) for (const p of gone) rows.delete(p);
   if (db && (upserts.length || gone.length)) {
     db.write(() => {
       for (const u of upserts) db.run('INSERT OR REPLACE INTO guard_rules(path, hash, mtime_ms, size, payload) VALUES (?, ?, ?, ?, ?)', u);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { guardCheck } from '../../../src/core/guard/check';
 import { renderGuardReport } from '../../../src/core/guard/report';
@@ -85,6 +85,7 @@ test('removed lines and unchanged context never fire; only added lines, with new
 
 test('warn is advisory unless strict; superseding an ADR (cached in the index) stops its rule', async () => {
   const r = makeRepo();
+  const env = { ...process.env, K0MARU_GUARD_CACHE: '1' };
   try {
     const adr = '---\nstatus: accepted\n---\n# ADR-20\n\n## Invariants\n\n- warn: `console.log(` | id: NO-LOG\n- deny: `eval(` | id: NO-EVAL\n';
     r.write('.k0maru/wiki/adr/adr-020.md', adr);
@@ -92,28 +93,31 @@ test('warn is advisory unless strict; superseding an ADR (cached in the index) s
     r.commit('adr');
     r.write('src/x.ts', 'console.log(1);\neval(code);\n');
     r.git('add', 'src/x.ts');
-    const first = await guardCheck({ cwd: r.root, staged: true });
+    const first = await guardCheck({ cwd: r.root, staged: true, env });
     assert.ok(existsSync(join(r.root, '.k0maru', 'index.db')), 'the rule cache lives in the index database');
     assert.deepEqual(brief(first.violations), ['src/x.ts:1 NO-LOG', 'src/x.ts:2 NO-EVAL']);
     assert.equal(first.violations[0].severity, 'warning');
     assert.equal(first.ok, false);
     r.write('src/x.ts', 'console.log(1);\n');
     r.git('add', 'src/x.ts');
-    const advisory = await guardCheck({ cwd: r.root, staged: true });
+    const advisory = await guardCheck({ cwd: r.root, staged: true, env });
     assert.equal(advisory.ok, true, 'a warning alone does not block');
     assert.match(renderGuardReport(advisory), /advisory warning/);
-    assert.equal((await guardCheck({ cwd: r.root, staged: true, strict: true })).ok, false, 'strict turns warnings into failures');
+    assert.equal((await guardCheck({ cwd: r.root, staged: true, strict: true, env })).ok, false, 'strict turns warnings into failures');
 
     r.write('src/x.ts', 'eval(code);\n');
     r.git('add', 'src/x.ts');
-    assert.equal((await guardCheck({ cwd: r.root, staged: true })).ok, false);
+    assert.equal((await guardCheck({ cwd: r.root, staged: true, env })).ok, false);
     r.write('.k0maru/wiki/adr/adr-020.md', adr.replace('status: accepted', 'status: superseded'));
-    const after = await guardCheck({ cwd: r.root, staged: true });
+    const after = await guardCheck({ cwd: r.root, staged: true, env });
     assert.equal(after.ok, true, 'a superseded ADR never applies');
     assert.equal(after.stats.inactiveAdrs, 1);
-    const cached = await guardCheck({ cwd: r.root, staged: true });
+    const cached = await guardCheck({ cwd: r.root, staged: true, env });
     assert.equal(cached.ok, true);
-    assert.match(readFileSync(join(r.root, '.k0maru', 'wiki', 'adr', 'adr-020.md'), 'utf8'), /superseded/);
+    // The default one-shot path (no SQLite, in-process memo) agrees.
+    assert.equal((await guardCheck({ cwd: r.root, staged: true })).ok, true);
+    r.write('.k0maru/wiki/adr/adr-020.md', adr);
+    assert.equal((await guardCheck({ cwd: r.root, staged: true })).ok, false, 'memo notices the status flip back');
   } finally {
     r.dispose();
   }

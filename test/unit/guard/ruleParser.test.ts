@@ -101,3 +101,18 @@ test('readPattern and windows', () => {
   assert.deepEqual(parseWindow('around'), { kind: 'around', lines: 3 });
   assert.equal(parseWindow('sideways'), undefined);
 });
+
+test('the hook-path line scanner and the ParsedNote path read the same rules and status', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { parseNote } = await import('../../../src/core/vault/markdown');
+  const { rulesFromNote } = await import('../../../src/core/guard/ruleParser');
+  const dir = join(__dirname, '..', '..', 'fixtures', 'guard', 'vault', '02_Architecture');
+  const sources: [string, string][] = readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+  sources.push(['sql.md', SQL_ADR], ['setext-free.md', '# T\n\n## Status\n\n**Deprecated**\n\n## Guard\n\n~~~\n- deny: `x`\n~~~\n- deny: `y`\n']);
+  for (const [name, raw] of sources) {
+    const light = parseAdrRules(raw, name, validateRegex);
+    const full = rulesFromNote(parseNote(raw, name), name, validateRegex);
+    assert.deepEqual(light, full, name);
+  }
+});
