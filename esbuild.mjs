@@ -73,14 +73,17 @@ async function main() {
     mkdirSync(dirname(out), { recursive: true });
     return { entryPoints: [entry], outfile: out, ...opts };
   });
-  for (const f of existsSync('dist') ? readdirSync('dist') : []) if (f.startsWith('chunk-')) rmSync(join('dist', f)); // stale chunks would ship otherwise
-  builds.push(splitBuild);
+  builds.push({ ...splitBuild, metafile: true });
   if (watch) {
     for (const b of builds) await (await esbuild.context(b)).watch();
     return;
   }
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build(b)));
   chmodSync('dist/cli.mjs', 0o755);
+  // Chunk names are content hashes: remove the ones this build no longer produced (after writing the new ones,
+  // so a process already running from dist/ keeps working), or they would ship in the package.
+  const produced = new Set(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})).map((p) => p.replace(/^dist\//, '')));
+  for (const f of readdirSync('dist')) if (f.startsWith('chunk-') && !produced.has(f)) rmSync(join('dist', f));
 }
 
 main().catch((err) => { console.error(err.message ?? err); process.exit(1); });

@@ -28,6 +28,16 @@ export class ProjectSession {
     return this.project;
   }
 
+  /**
+   * Where the vault is, without opening the index: the offload tools only write under `.k0maru/refs/`, and need
+   * neither SQLite nor a scan.
+   */
+  async paths(): Promise<import('../core/vault/paths').VaultPaths> {
+    if (this.project) return this.project.paths;
+    const { locateVault } = await import('../core/vault/paths');
+    return locateVault({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env });
+  }
+
   close(): void {
     this.project?.close();
     this.project = undefined;

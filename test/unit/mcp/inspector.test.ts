@@ -42,6 +42,10 @@ const CALLS: Record<string, Record<string, unknown>> = {
   recall_memory: { query: 'redis lock failover', limit: 2 },
   guard_check: { diff: 'diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -0,0 +1 @@\n+x := http.Get(url)\n' },
   flush_session: { title: 'Inspector smoke note', content: 'Written by the inspector test.' },
+  offload_context: { raw_text: Array.from({ length: 60 }, (_, i) => (i === 30 ? "error[E0382]: borrow of moved value: `v`\n  --> src/main.rs:7:20" : `   Compiling crate${i} v0.1.0`)).join('\n') },
+  inspect_log_node: {}, // filled with the node id offload_context returned
+  gc_session_context: { trajectory_json: JSON.stringify({ session_id: 's1', turns: [{ role: 'user', content: 'fix the build' }, { role: 'assistant', content: 'ran cargo build' }] }) },
+  distill_session_skill: { raw_trace: 'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    print(d["missing"])\nKeyError: \'missing\'', dry_run: true },
 };
 
 for (const mode of ['full', 'sidecar'] as const) {
@@ -50,15 +54,20 @@ for (const mode of ['full', 'sidecar'] as const) {
     const list = inspector(args, ['--method', 'tools/list']);
     assert.equal(list.status, 0);
     const names = ((list.json.result as { tools: { name: string }[] }).tools ?? []).map((t) => t.name);
-    assert.ok(names.length >= 4, names.join(','));
-    for (const name of names) {
-      const call = CALLS[name];
+    assert.equal(names.length, mode === 'full' ? 8 : 5, names.join(','));
+    // offload first: inspect_log_node needs the node id it returns
+    const ordered = [...names].sort((a, b) => (a === 'inspect_log_node' ? 1 : 0) - (b === 'inspect_log_node' ? 1 : 0));
+    let nodeId = '';
+    for (const name of ordered) {
+      const call = name === 'inspect_log_node' ? { node_id: nodeId } : CALLS[name];
       assert.ok(call, `no smoke call for ${name}: add one`);
       const r = inspector(args, ['--method', 'tools/call', '--tool-name', name, '--tool-args-json', JSON.stringify(call)]);
       assert.equal(r.status, 0, `${name}: ${JSON.stringify(r.json).slice(0, 300)}`);
       const text = JSON.stringify(r.json);
       if (name === 'guard_check') assert.match(text, /Living ADR Guard Failure/);
       if (name === 'recall_memory') assert.match(text, /!μ:L\d\|/);
+      if (name === 'offload_context') nodeId = /node_[0-9a-f]{8}/.exec(text)?.[0] ?? '';
+      if (name === 'inspect_log_node') assert.match(text, /E0382/);
     }
   });
 }

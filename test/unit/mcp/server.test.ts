@@ -19,7 +19,8 @@ function listFiles(dir: string, rel = ''): string[] {
   return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(dir, join(rel, e.name)) : [join(rel, e.name)]));
 }
 
-const FULL_TOOLS = ['flush_session', 'get_project_loadout', 'guard_check', 'recall_memory'];
+const FULL_TOOLS = ['distill_session_skill', 'flush_session', 'gc_session_context', 'get_project_loadout', 'guard_check', 'inspect_log_node', 'offload_context', 'recall_memory'];
+const SIDECAR_TOOLS = ['distill_session_skill', 'flush_session', 'get_project_loadout', 'guard_check', 'recall_memory'];
 
 test('tools/list: every registered tool with the seed contract and honest annotations; sidecar mode too', async () => {
   const c = await connectStdio(['--vault', root]);
@@ -38,7 +39,7 @@ test('tools/list: every registered tool with the seed contract and honest annota
   const s = await connectStdio(['--sidecar', '--vault', root]);
   try {
     const { tools } = await s.client.listTools();
-    for (const t of tools) assert.ok(!['offload_context', 'inspect_log_node', 'gc_session_context'].includes(t.name));
+    assert.deepEqual(tools.map((t) => t.name).sort(), SIDECAR_TOOLS);
   } finally {
     await s.close();
   }
@@ -110,6 +111,36 @@ test('hostile and invalid inputs get isError results and write nothing outside t
     assert.ok(still.tools.length >= 4);
     const added = listFiles(root).filter((f) => !before.includes(f));
     assert.ok(added.every((f) => f.startsWith('.k0maru/wiki/') || f.startsWith('.k0maru/index.db') || f.startsWith('.k0maru/flush.lock')), added.join(', '));
+  } finally {
+    await c.close();
+  }
+});
+
+test('token-economy tools over stdio: offload a real 1,000+ line build log, inspect a slice, GC a trajectory, distill a skill', async () => {
+  const log = readFileSync(join(__dirname, '..', '..', 'fixtures', 'logs', 'long-c-build-buried-error.log'), 'utf8');
+  const c = await connectStdio(['--vault', root]);
+  try {
+    const off = await c.client.callTool({ name: 'offload_context', arguments: { raw_text: log, task_name: 'build' } });
+    assert.equal(off.isError, undefined, textOf(off));
+    const sc = off.structuredContent as { node_id: string; reduction: number; lines: number };
+    assert.match(sc.node_id, /^node_[0-9a-f]{8}$/);
+    assert.ok(sc.lines >= 1000 && sc.reduction >= 0.97, JSON.stringify(sc));
+    assert.match(textOf(off), /stateDiagram-v2/);
+    const slice = await c.client.callTool({ name: 'inspect_log_node', arguments: { node_id: sc.node_id, start_line: 1, end_line: 3 } });
+    assert.equal(textOf(slice).trim().split('\n').length, 3);
+    const bad = await c.client.callTool({ name: 'inspect_log_node', arguments: { node_id: '../../etc/passwd' } });
+    assert.equal(bad.isError, true);
+    const traj = readFileSync(join(__dirname, '..', '..', 'fixtures', 'trajectories', 'session-200.json'), 'utf8');
+    const gc = await c.client.callTool({ name: 'gc_session_context', arguments: { trajectory_json: traj } });
+    assert.equal(gc.isError, undefined, textOf(gc).slice(0, 300));
+    assert.ok((gc.structuredContent as { report: { trr: number } }).report.trr >= 0.85);
+    const trace = readFileSync(join(__dirname, '..', '..', 'fixtures', 'logs', 'python-keyerror.log'), 'utf8');
+    const d = await c.client.callTool({ name: 'distill_session_skill', arguments: { raw_trace: trace, dry_run: true } });
+    assert.equal(d.isError, undefined, textOf(d));
+    assert.match(textOf(d), /^Preview \(nothing written\)/);
+    assert.match(textOf(d), /KeyError/);
+    const badJson = await c.client.callTool({ name: 'gc_session_context', arguments: { trajectory_json: '{not json' } });
+    assert.equal(badJson.isError, true);
   } finally {
     await c.close();
   }
