@@ -10,6 +10,8 @@ import { generateVault } from './lib/vaultGen';
 import { median, percentile, round } from './lib/stats';
 import { openProject } from '../src/core/project';
 import { getProjectLoadout } from '../src/core/loadout/loadout';
+import { flushNote } from '../src/core/flush';
+import { locateVault } from '../src/core/vault/paths';
 
 const REPO = join(__dirname, '..');
 const MCP = join(REPO, 'dist', 'mcp.mjs');
@@ -79,6 +81,15 @@ async function main() {
       await client.callTool({ name: 'flush_session', arguments: { title: `Bench note ${i}`, content: `Body ${i}`, category: 'log' } });
       flushTimes.push(performance.now() - t0);
     }
+    // The engine alone, in-process: a new note on the 500-note vault (the issue's ≤ 20 ms figure).
+    const paths = locateVault({ vault: root });
+    const engine: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      await flushNote(paths, { title: `Engine note ${i}`, content: `Body ${i}`, category: i % 2 ? 'decision' : 'log' });
+      engine.push(performance.now() - t0);
+    }
+    tools.flushNote_in_process = { p50: round(median(engine)), p95: round(percentile(engine, 95)) };
     tools.flush_session_new_note = { p50: round(median(flushTimes)), p95: round(percentile(flushTimes, 95)), note: 'round trip incl. the re-scan that makes the note searchable' };
     await client.close();
 
