@@ -48,10 +48,9 @@ export interface LoadedRules {
 interface NoteFile {
   rel: string;
   abs: string;
-  mtimeMs: number;
-  size: number;
 }
 
+/** Lists notes without stat calls: a one-shot process with no cache row to compare against never needs them. */
 function walk(root: string): NoteFile[] {
   const out: NoteFile[] = [];
   const visit = (dir: string, rel: string) => {
@@ -65,14 +64,12 @@ function walk(root: string): NoteFile[] {
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) visit(join(dir, e.name), rel ? `${rel}/${e.name}` : e.name);
       } else if (e.isFile() && e.name.toLowerCase().endsWith('.md')) {
-        const abs = join(dir, e.name);
-        const st = statSync(abs);
-        out.push({ rel: rel ? `${rel}/${e.name}` : e.name, abs, mtimeMs: st.mtimeMs, size: st.size });
+        out.push({ rel: rel ? `${rel}/${e.name}` : e.name, abs: join(dir, e.name) });
       }
     }
   };
   visit(root, '');
-  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 type Row = { hash: string; mtime: number; size: number; payload: string | null };
@@ -95,7 +92,11 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
   const upserts: [string, string, number, number, string | null][] = [];
   for (const f of files) {
     const row = rows.get(f.rel);
-    if (row && row.mtime === f.mtimeMs && row.size === f.size && row.hash.startsWith(PARSER_VERSION + ':')) {
+    // Stat only when there is a row to compare with (or a row to write); the first one-shot load just reads.
+    const st = row || db ? statSync(f.abs) : undefined;
+    const mtimeMs = st?.mtimeMs ?? NaN;
+    const size = st?.size ?? NaN;
+    if (row && row.mtime === mtimeMs && row.size === size && row.hash.startsWith(PARSER_VERSION + ':')) {
       result.cached++;
       if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);
       continue;
@@ -109,7 +110,7 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
       if (row && row.hash === hash) {
         result.cached++;
         if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);
-        upserts.push([f.rel, hash, f.mtimeMs, f.size, row.payload]);
+        upserts.push([f.rel, hash, mtimeMs, size, row.payload]);
         continue;
       }
     }
@@ -120,8 +121,9 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
       payload = JSON.stringify(adr);
     }
     result.parsed++;
-    if (db) upserts.push([f.rel, hash, f.mtimeMs, f.size, payload]);
-    else rows.set(f.rel, { hash: `${PARSER_VERSION}:memo`, mtime: f.mtimeMs, size: f.size, payload });
+    if (db) upserts.push([f.rel, hash, mtimeMs, size, payload]);
+    // Without a stat (first load) the row holds NaN: the next load stats, re-reads once and stores real values.
+    else rows.set(f.rel, { hash: `${PARSER_VERSION}:memo`, mtime: mtimeMs, size, payload });
   }
   const present = new Set(files.map((f) => f.rel));
   const gone = [...rows.keys()].filter((p) => !present.has(p));
