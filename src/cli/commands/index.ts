@@ -14,6 +14,7 @@ export interface CommandEntry {
 export const COMMANDS: CommandEntry[] = [
   { name: 'scan', summary: 'Bring the index up to date with the Markdown (incremental: presence → mtime → xxh3)', load: async () => (await import('./scan')).scanCommand },
   { name: 'recall', summary: 'Search the vault: compact wire lines by default, full Markdown with --full', load: async () => (await import('./recall')).recallCommand },
+  { name: 'loadout', summary: 'Print the ≤ 300-token session loadout: vision, stack, active invariants, recent logs', load: async () => (await import('./loadout')).loadoutCommand },
   { name: 'mcp', summary: 'Run the MCP server over stdio (spawned by the agent client; --sidecar for omp)', load: async () => (await import('./mcp')).mcpCommand },
   { name: 'model', summary: 'Embedding models: install one from a URL or folder (sha256-checked, atomic), list, show the active one', load: async () => (await import('./model')).modelCommand },
   { name: 'init', summary: 'Create .k0maru/ (wiki, refs, git-ignored index) here, or bind an existing Obsidian vault with --vault', load: async () => (await import('./init')).initCommand },

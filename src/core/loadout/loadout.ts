@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import type { Project } from '../project';
+import { K0Error } from '../errors';
 import { parseNote } from '../vault/markdown';
 import { loadVaultRules } from '../guard/ruleStore';
 import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
@@ -35,6 +36,7 @@ export const DEFAULT_LOADOUT_BUDGET = 300;
  */
 export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index' | 'config'>, opts: LoadoutOptions = {}): Promise<Loadout> {
   const budget = opts.budget ?? DEFAULT_LOADOUT_BUDGET;
+  if (!Number.isInteger(budget) || budget < 20 || budget > 100_000) throw new K0Error('INVALID_ARGUMENT', 'budget must be an integer number of tokens from 20 to 100000');
   const { paths, index } = project;
   const vision = findVision(project);
   const name = opts.projectName?.trim() || vision?.projectName || basename(paths.projectRoot);
