@@ -374,6 +374,83 @@ EOF
   run go-nil-map-panic "$SRC/gopipe" go run ./cmd/nilmap
 fi
 
+# ---------------------------------------------------------------- test runners: cargo test, go test, node --test
+cargo_new fees
+cat >"$SRC/fees/src/lib.rs" <<'EOF'
+pub fn fee_cents(amount_cents: u64) -> u64 {
+    // 2.9% + 30c, rounded down (the test expects rounding half up)
+    amount_cents * 29 / 1000 + 30
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_amount() {
+        assert_eq!(fee_cents(100), 32);
+    }
+
+    #[test]
+    fn rounding_half_up() {
+        assert_eq!(fee_cents(1050), 61, "1050 * 2.9% = 30.45 -> 30, plus 30 = 60? expected 61");
+    }
+}
+EOF
+(cd "$SRC/fees" && cargo test --no-run -q --color never >/dev/null 2>&1)
+run rust-cargo-test-failure "$SRC/fees" cargo test --color never
+
+if command -v go >/dev/null; then
+  mkdir -p "$SRC/gopipe/quota"
+  cat >"$SRC/gopipe/quota/quota.go" <<'EOF'
+package quota
+
+func Remaining(limit, used int) int {
+	if used > limit {
+		return 0
+	}
+	return limit - used - 1
+}
+EOF
+  cat >"$SRC/gopipe/quota/quota_test.go" <<'EOF'
+package quota
+
+import "testing"
+
+func TestRemaining(t *testing.T) {
+	if got := Remaining(10, 3); got != 7 {
+		t.Errorf("Remaining(10, 3) = %d, want 7", got)
+	}
+}
+
+func TestExhausted(t *testing.T) {
+	if got := Remaining(3, 5); got != 0 {
+		t.Errorf("Remaining(3, 5) = %d, want 0", got)
+	}
+}
+EOF
+  run go-test-failure "$SRC/gopipe" go test ./quota/
+fi
+
+mkdir -p "$SRC/nodeapp/test"
+cat >"$SRC/nodeapp/src/slug.js" <<'EOF'
+exports.slugify = (title) => title.toLowerCase().replace(/ /g, '-');
+EOF
+cat >"$SRC/nodeapp/test/slug.test.js" <<'EOF'
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { slugify } = require('../src/slug');
+
+test('lowercases', () => {
+  assert.equal(slugify('Hello'), 'hello');
+});
+
+test('collapses whitespace runs', () => {
+  assert.equal(slugify('Hello   World'), 'hello-world');
+});
+EOF
+run node-test-failure "$SRC/nodeapp" node --test test/
+
 # ---------------------------------------------------------------- long logs with one buried error
 # A real C build of 1,100 generated translation units via make -k: every progress line is real output, a few
 # real -Wall warnings add noise, and translation unit 0551 has one real compile error.

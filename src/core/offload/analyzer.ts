@@ -62,6 +62,7 @@ export class LogAnalyzer {
   private js: { throwSite?: Location; throwTtl: number; current?: LogError } = { throwTtl: 0 };
   private go: { current?: LogError; frames: boolean } = { frames: false };
   private asan: { current?: LogError; inStack: boolean } = { inStack: false };
+  private tap: { current?: LogError; wantMessage: boolean; testName: string; declared?: Location } = { wantMessage: false, testName: '' };
 
   push(rawLine: string): void {
     this.lineNo++;
@@ -77,6 +78,7 @@ export class LogAnalyzer {
 
   finish(): LogAnalysis {
     this.settle();
+    this.settleTap();
     const primary = this.best;
     let runtime: Runtime = primary?.runtime ?? 'unknown';
     if (runtime === 'unknown') {
@@ -119,6 +121,18 @@ export class LogAnalyzer {
     return err;
   }
 
+  /** Codes refined after the first line (pytest, TAP, Rust assertions) keep `codeCounts` right. */
+  private recode(err: LogError, code: string): void {
+    if (err.code === code) return;
+    const old = this.codeCounts[err.code];
+    if (old !== undefined) {
+      if (old <= 1) delete this.codeCounts[err.code];
+      else this.codeCounts[err.code] = old - 1;
+    }
+    this.codeCounts[code] = (this.codeCounts[code] ?? 0) + 1;
+    err.code = code;
+  }
+
   private setLocation(err: LogError, l: Location): void {
     err.location = l;
     if (err.runtime === 'unknown' || (err.runtime === 'javascript' && runtimeOfFile(l.file) === 'typescript')) {
@@ -130,7 +144,8 @@ export class LogAnalyzer {
   private phaseHints(line: string): void {
     if (RX.compileHint.test(line)) this.addPhase('compile');
     else if (RX.testHint.test(line)) this.addPhase('test');
-    else if (RX.runHint.test(line)) this.addPhase('run');
+    // A panic or traceback while tests run belongs to the test phase; only an explicit `Running \`bin\`` starts a run.
+    else if (RX.runHint.test(line) && (!this.phases.includes('test') || /^\s*Running `/.test(line))) this.addPhase('run');
     if (RX.warning.test(line)) this.warningCount++;
     if (RX.nodeVersion.test(line)) this.evidence.javascript++;
   }
@@ -154,6 +169,11 @@ export class LogAnalyzer {
       if (this.rustPanicNeedsMessage) {
         this.rustPanic.message = line.trim();
         this.rustPanicNeedsMessage = false;
+        // `assert!`/`assert_eq!` inside `cargo test` is a test verdict, not a crash.
+        if (/^assertion .*failed/.test(this.rustPanic.message)) {
+          this.recode(this.rustPanic, 'assertion-failed');
+          if (this.rustPanic.phase === 'test') this.rustPanic.kind = 'test-failure';
+        }
         return true;
       }
       if ((m = line.match(RX.rustBtAt))) {
@@ -197,7 +217,7 @@ export class LogAnalyzer {
         if ((m = line.match(RX.pytestLoc))) {
           const l = loc(m[1], m[2]);
           if (!isLibraryPath(l.file) || !cur.location) this.setLocation(cur, l);
-          if (m[3]) cur.code = m[3];
+          if (m[3]) this.recode(cur, m[3]);
           return true;
         }
         return true;
@@ -212,8 +232,38 @@ export class LogAnalyzer {
     }
     if (this.js.current && (m = line.match(RX.jsCode))) {
       if (m[1] === 'ERR_UNHANDLED_REJECTION') this.js.current.kind = 'unhandled-rejection';
-      this.js.current.code = this.js.current.code === 'Error' ? m[1] : this.js.current.code;
+      if (this.js.current.code === 'Error') this.recode(this.js.current, m[1]);
       return true;
+    }
+    if (this.tap.current) {
+      const cur = this.tap.current;
+      if (this.tap.wantMessage) {
+        this.tap.wantMessage = false;
+        cur.message = `${this.tap.testName}: ${line.trim()}`;
+        return true;
+      }
+      if ((m = line.match(RX.tapErrorStart))) {
+        if (m[1]) cur.message = `${this.tap.testName}: ${m[1]}`;
+        else this.tap.wantMessage = true;
+        return true;
+      }
+      if ((m = line.match(RX.tapName))) {
+        this.recode(cur, m[1]);
+        return true;
+      }
+      if ((m = line.match(RX.tapLocation))) {
+        this.tap.declared = loc(m[1], m[2], m[3]);
+        return true;
+      }
+      if ((m = line.match(RX.tapStackFrame))) {
+        const l = loc(m[1], m[2], m[3]);
+        if (!cur.location && !isLibraryPath(l.file)) this.setLocation(cur, l);
+        return true;
+      }
+      if (RX.tapEnd.test(line)) {
+        this.settleTap();
+        return true;
+      }
     }
     if (this.go.current) {
       if (RX.goGoroutine.test(line)) {
@@ -372,7 +422,7 @@ export class LogAnalyzer {
     }
     if (this.js.throwTtl > 0) this.js.throwTtl--;
     if ((m = line.match(RX.rustErrPlain))) {
-      const couldNot = /^could not compile|^aborting due to/.test(m[1]);
+      const couldNot = /^could not compile|^aborting due to|^test failed|^build failed/.test(m[1]);
       this.record({ code: couldNot ? 'build-failed' : 'rustc-error', kind: couldNot ? 'build-failure' : 'compile-error', message: m[1], runtime: 'rust', phase: 'compile' });
       return;
     }
@@ -396,7 +446,13 @@ export class LogAnalyzer {
       this.record({ code: m[1] === 'FAIL' ? 'AssertionError' : 'test-error', kind: 'test-failure', message: `${m[2]} (${m[3]})`, runtime: 'python', phase: 'test' });
       return;
     }
-    if ((m = line.match(RX.jestBullet)) || (m = line.match(RX.tapNotOk))) {
+    if ((m = line.match(RX.tapNotOk))) {
+      this.settleTap();
+      const err = this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'javascript', phase: 'test' });
+      this.tap = { current: err, wantMessage: false, testName: m[1] };
+      return;
+    }
+    if ((m = line.match(RX.jestBullet))) {
       this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'javascript', phase: 'test' });
       return;
     }
@@ -432,6 +488,13 @@ export class LogAnalyzer {
       this.tests.failed += f;
       this.tests.passed = Math.max(0, this.tests.passed - f);
     }
+  }
+
+  /** A TAP failure without a user stack frame falls back to where the test is declared. */
+  private settleTap(): void {
+    const cur = this.tap.current;
+    if (cur && !cur.location && this.tap.declared) this.setLocation(cur, this.tap.declared);
+    this.tap = { wantMessage: false, testName: '' };
   }
 
   /** Node errors whose stack has no user frame fall back to the throw site printed above the message. */

@@ -10,10 +10,13 @@ const PHASE_STATE: Record<Phase, string> = { compile: 'Compilation', test: 'Test
 function label(s: string, max = 90): string {
   const clean = s
     .replace(/-->/g, '→')
+    .replace(/:{2,}/g, ':') // Rust paths (core::cell) — a double colon ends the label for Mermaid
     .replace(/[;#{}<>"`[\]]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  const cut = clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  // A label starting or ending with ':' is read by Mermaid as another description separator and fails to parse.
+  return cut.replace(/^[\s:]+|[\s:]+$/g, '') || '-';
 }
 
 export function nodeStateName(nodeId: string): string {

@@ -60,7 +60,13 @@ export const RX = {
   jestTests: /^Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:(\d+) passed, )?\d+ total/,
   mochaPassing: /^\s+(\d+) passing/,
   mochaFailing: /^\s+(\d+) failing/,
-  tapNotOk: /^not ok \d+ - (.+)$/,
+  tapNotOk: /^\s*not ok \d+ - (.+)$/,
+  // node:test / TAP YAML diagnostics under a `not ok`
+  tapLocation: /^\s+location: '(.+):(\d+):(\d+)'$/,
+  tapName: /^\s+name: '(\w+)'$/,
+  tapErrorStart: /^\s+error: (?:\|-|'(.*)')$/,
+  tapStackFrame: /^\s+(?:.+? \()?((?:file:\/\/)?\/[^\s()]+|[A-Za-z]:\\[^\s()]+|node:[^\s()]+):(\d+):(\d+)\)?$/,
+  tapEnd: /^\s+\.\.\.$/,
   tapCount: /^# (pass|fail) (\d+)$/,
   // Phases and noise
   warning: /^(?:warning(?:\[\w+\])?:|.+?:\d+:\d+: warning:|.+\(\d+,\d+\): warning )/,

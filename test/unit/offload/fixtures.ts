@@ -23,6 +23,9 @@ export const EXPECTED: { file: string; runtime: Runtime; code: string; root?: st
   { file: 'cpp-asan-heap-use-after-free.log', runtime: 'c-cpp', code: 'heap-use-after-free', root: 'src/queue.cpp:15', family: 'heap-use-after-free' },
   { file: 'go-deadlock.log', runtime: 'go', code: 'fatal error', root: 'gopipe/cmd/deadlock/main.go:7', family: 'go-deadlock' },
   { file: 'go-nil-map-panic.log', runtime: 'go', code: 'panic', root: 'gopipe/registry/registry.go:8', family: 'go-nil-map' },
+  { file: 'rust-cargo-test-failure.log', runtime: 'rust', code: 'assertion-failed', root: 'src/lib.rs:17', family: 'test-assertion-failure' },
+  { file: 'go-test-failure.log', runtime: 'go', code: 'test-failure', root: 'quota_test.go:7', family: 'test-assertion-failure' },
+  { file: 'node-test-failure.log', runtime: 'javascript', code: 'AssertionError', root: 'nodeapp/test/slug.test.js:10', family: 'test-assertion-failure' },
   { file: 'long-c-build-buried-error.log', runtime: 'c-cpp', code: 'undeclared-identifier', root: 'src/mod_0551.c:7', family: 'c-undeclared-identifier' },
   { file: 'long-pytest-one-failure.log', runtime: 'python', code: 'AssertionError', root: 'tests/test_rates.py:9', family: 'test-assertion-failure' },
 ];
