@@ -126,15 +126,22 @@ export function installHooks(projectRoot: string, opts: InstallOptions = {}): In
     report.changed.push(rel);
   };
 
-  put(join(root, LAUNCHER_REL), () => launcherScript(opts.command ?? defaultCommand()), 0o755);
-  if (opts.git !== false) {
-    const { target, file } = preCommitTarget(root);
-    report.target = target;
-    if (target === 'pre-commit-framework') put(file, (cur) => addPreCommitFrameworkHook(cur ?? ''));
-    else put(file, (cur) => addShellBlock(cur, target === 'husky'), 0o755);
+  // Validate what can be refused (invalid settings JSON, an inline `repos: []`-less YAML) before writing anything.
+  const settingsPath = join(root, '.claude', 'settings.json');
+  if (opts.claude !== false) addStopHook(existsSync(settingsPath) ? readFileSync(settingsPath, 'utf8') : undefined);
+  const pre = opts.git !== false ? preCommitTarget(root) : undefined;
+  if (pre?.target === 'pre-commit-framework') addPreCommitFrameworkHook(readFileSync(pre.file, 'utf8'));
+  try {
+    put(join(root, LAUNCHER_REL), () => launcherScript(opts.command ?? defaultCommand()), 0o755);
+    if (pre) {
+      report.target = pre.target;
+      if (pre.target === 'pre-commit-framework') put(pre.file, (cur) => addPreCommitFrameworkHook(cur ?? ''));
+      else put(pre.file, (cur) => addShellBlock(cur, pre.target === 'husky'), 0o755);
+    }
+    if (opts.claude !== false) put(settingsPath, (cur) => addStopHook(cur));
+  } finally {
+    writeState(root, state); // even after a failure, so uninstall can undo what was written
   }
-  if (opts.claude !== false) put(join(root, '.claude', 'settings.json'), (cur) => addStopHook(cur));
-  writeState(root, state);
   return report;
 }
 

@@ -193,3 +193,19 @@ test('installer: husky, pre-commit framework, core.hooksPath; edits after instal
     custom.dispose();
   }
 });
+
+test('installer refuses invalid .claude/settings.json before touching anything', () => {
+  const r = repoWithAdr();
+  try {
+    mkdirSync(join(r.root, '.claude'));
+    writeFileSync(join(r.root, '.claude', 'settings.json'), '{ not json');
+    assert.throws(() => installHooks(r.root, { command: COMMAND }), /not valid JSON/);
+    assert.ok(!existsSync(join(r.root, '.git', 'hooks', 'pre-commit')));
+    assert.ok(!existsSync(join(r.root, '.k0maru', 'bin', 'k0maru-hook')));
+    assert.equal(readFileSync(join(r.root, '.claude', 'settings.json'), 'utf8'), '{ not json');
+    // Without Claude the git hook installs fine.
+    assert.equal(installHooks(r.root, { command: COMMAND, claude: false }).target, 'git-hooks');
+  } finally {
+    r.dispose();
+  }
+});
