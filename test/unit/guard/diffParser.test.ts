@@ -96,6 +96,13 @@ test('plain diff -u, quoted paths, hand-written fragments and CRLF diff text', (
   assert.deepEqual(crlf[0].added, [{ line: 1, text: 'b' }]);
   const bin = parseUnifiedDiff('diff --git a/i.png b/i.png\nGIT binary patch\nliteral 3\nKcmZ?\n\ndiff --git a/k.ts b/k.ts\n--- a/k.ts\n+++ b/k.ts\n@@ -1 +1 @@\n-a\n+b\n');
   assert.equal(bin[0].binary, true);
+  const copy = parseUnifiedDiff('diff --git a/a.ts b/c.ts\nsimilarity index 90%\ncopy from a.ts\ncopy to c.ts\n--- a/a.ts\n+++ b/c.ts\n@@ -1,2 +1,3 @@\n x\n+y\n z\n');
+  assert.equal(copy[0].status, 'copied');
+  assert.equal(copy[0].oldPath, 'a.ts');
+  assert.deepEqual(copy[0].added, [{ line: 2, text: 'y' }]);
+  const spaces = parseUnifiedDiff('diff --git a/my file.ts b/my file.ts\nold mode 100644\nnew mode 100755\n');
+  assert.equal(spaces[0].path, 'my file.ts');
+  assert.equal(spaces[0].status, 'mode');
   assert.deepEqual(bin[1].added, [{ line: 1, text: 'b' }]);
 });
 

@@ -52,6 +52,15 @@ test('tree-sitter: Python docstrings and comments, f-string code, Go raw strings
   assert.equal(await at('a.rs', rs, 'X4'), 'code');
 });
 
+test('tree-sitter: C, C++, Java, C#', async () => {
+  assert.equal(await at('a.c', 'int main() { /* X1 */ printf("X2"); X3(); }', 'X1'), 'comment');
+  assert.equal(await at('a.c', 'int main() { /* X1 */ printf("X2"); X3(); }', 'X2'), 'string');
+  assert.equal(await at('a.cpp', 'auto s = "X1"; // X2\nX3();', 'X2'), 'comment');
+  assert.equal(await at('A.java', 'class A { String s = "X1"; /** X2 */ void f() { X3(); } }', 'X2'), 'comment');
+  assert.equal(await at('A.java', 'class A { String s = "X1"; /** X2 */ void f() { X3(); } }', 'X3'), 'code');
+  assert.equal(await at('A.cs', 'class A { string s = "X1"; }', 'X1'), 'string');
+});
+
 test('lexical fallback: SQL, Ruby, YAML', async () => {
   const sql = "-- X1\nSELECT 'X2', X3 FROM t; /* X4\nX5 */ X6";
   assert.equal(await at('a.sql', sql, 'X1'), 'comment');
