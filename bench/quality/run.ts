@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const project = { index: idx, paths: { notesRoot: corpus } } as unknown as Parameters<typeof recall>[0];
 
   // MiniSearch over whole documents: an outside BM25 baseline.
-  const docs = idx.all('SELECT d.id, d.path, d.title, group_concat(c.text, " ") AS body FROM documents d JOIN chunks c ON c.doc_id = d.id GROUP BY d.id');
+  const docs = idx.all("SELECT d.id, d.path, d.title, group_concat(c.text, ' ') AS body FROM documents d JOIN chunks c ON c.doc_id = d.id GROUP BY d.id");
   const mini = new MiniSearch({ fields: ['title', 'body'], storeFields: ['path'], searchOptions: { boost: { title: 2 } } });
   mini.addAll(docs.map((d) => ({ id: Number(d.id), path: String(d.path), title: String(d.title), body: String(d.body) })));
 
@@ -107,7 +107,11 @@ async function main(): Promise<void> {
     { name: 'wrrf .8/.2', mode: 'hybrid', store: main60, fusion: { method: 'wrrf', bm25Weight: 0.8 } },
     { name: 'wrrf .8/.2 k=10', mode: 'hybrid', store: main60, fusion: { method: 'wrrf', bm25Weight: 0.8, k: 10 } },
     { name: 'blend .7', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.7 } },
+    { name: 'blend .75', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.75 } },
     { name: 'blend .8', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.8 } },
+    { name: 'blend .85', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.85 } },
+    { name: 'blend .9', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.9 } },
+    { name: 'blend .8 + boost .05', mode: 'hybrid', store: main60, fusion: { method: 'blend', bm25Weight: 0.8, boost: 0.05 } },
     { name: 'rescue .30 @3', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.3, rescueAfter: 3 } },
     { name: 'rescue .35 @3', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 } },
     { name: 'rescue .40 @2', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.4, rescueAfter: 2 } },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import type { IndexDb } from '../index/db';
 import type { Tier } from '../index/tiers';
 import type { Project } from '../project';
@@ -43,8 +43,16 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
   } else {
     pending = vectors!.pending();
     if (pending > 0) warnings.push(`${pending} chunk(s) still waiting for vectors: the vector channel covers part of the vault`);
-    const vec = await vectors!.search(query, pool);
-    if (mode === 'vector') ranked = fromChannel(vec, 'vector');
+    // A dead embedding worker or a broken model must not fail recall: answer with BM25 and say why.
+    const vec = await vectors!.search(query, pool).catch((err: unknown) => {
+      if (!isK0Error(err) || err.code !== 'MODEL_UNAVAILABLE') throw err;
+      warnings.push(`${err.message}: answered with BM25 only`);
+      return undefined;
+    });
+    if (!vec) {
+      effectiveMode = 'bm25';
+      ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
+    } else if (mode === 'vector') ranked = fromChannel(vec, 'vector');
     else ranked = vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool });
   }
 
