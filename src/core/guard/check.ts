@@ -118,7 +118,7 @@ function vaultPrefixes(root: string, paths: VaultPaths): string[] {
 async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefined): Promise<AdrRules[]> {
   if (!existsSync(paths.notesRoot)) return [];
   if (cache !== undefined) return (await loadVaultRules(paths.notesRoot, cache)).adrs;
-  const db = openCache(paths);
+  const db = await openCache(paths);
   try {
     return (await loadVaultRules(paths.notesRoot, db)).adrs;
   } finally {
@@ -130,11 +130,11 @@ async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefine
  * Opens the index for the rule cache unless another process holds its lock: a hook must answer in milliseconds,
  * so it parses the ADRs itself rather than wait for a scan to finish.
  */
-function openCache(paths: VaultPaths): (RuleCacheDb & { close(): void }) | null {
+async function openCache(paths: VaultPaths): Promise<(RuleCacheDb & { close(): void }) | null> {
   if (existsSync(`${paths.indexPath}.lock`)) return null;
   try {
-    // Loaded lazily so callers that pass their own handle never pay for SQLite.
-    const { IndexDb } = require('../index/db') as typeof import('../index/db');
+    // A dynamic import: the bundle puts SQLite in its own chunk, which the default hook path never loads.
+    const { IndexDb } = await import('../index/db');
     return IndexDb.open(paths.indexPath) as unknown as RuleCacheDb & { close(): void };
   } catch {
     return null;

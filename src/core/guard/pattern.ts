@@ -27,8 +27,10 @@ function loadRe2(): Re2Ctor {
   return re2Ctor;
 }
 
-/** Error text when RE2 rejects the regex (syntax, or features like backreferences / lookaround it refuses). */
+/** Error text when the engine that will run the regex rejects it (RE2 refuses backreferences, lookaround, …). */
 export function validateRegex(source: string, ignoreCase: boolean): string | undefined {
+  // A simple regex runs on V8 (see isSimpleRegex): V8 accepting it is the check, and RE2 need not load at all.
+  if (isSimpleRegex(source) && tryJsRegex(source, ignoreCase)) return undefined;
   try {
     new (loadRe2())(source, ignoreCase ? 'iu' : 'u');
     return undefined;

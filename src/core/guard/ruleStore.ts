@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IHasher } from 'hash-wasm';
 import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
@@ -36,7 +35,7 @@ const CREATE = `CREATE TABLE IF NOT EXISTS guard_rules(
   payload TEXT
 )`;
 
-let hasher: IHasher | undefined;
+let hasher: ((data: string) => string) | undefined;
 
 export interface LoadedRules {
   adrs: AdrRules[];
@@ -105,8 +104,9 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
     let hash = '';
     if (db) {
       // Loaded only with a cache: hash-wasm's module carries every algorithm's WASM.
-      hasher ??= await (require('hash-wasm') as typeof import('hash-wasm')).createXXHash3();
-      hash = `${PARSER_VERSION}:${hasher.init().update(raw).digest('hex')}`;
+      // The scanner's xxh3 loader: one WASM instance per process, and an import shape the ESM bundle resolves.
+      hasher ??= await (await import('../scan/hash')).loadHasher();
+      hash = `${PARSER_VERSION}:${hasher(raw)}`;
       if (row && row.hash === hash) {
         result.cached++;
         if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);

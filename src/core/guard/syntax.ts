@@ -30,7 +30,9 @@ function wasmDir(): string {
 
 function loadTs(): Promise<Ts> {
   tsModule ??= (async () => {
-    const mod = require('@vscode/tree-sitter-wasm') as Ts;
+    // Dynamic import: its own chunk in the bundle, loaded only when a file needs classifying.
+    const imported = (await import('@vscode/tree-sitter-wasm')) as Ts & { default?: Ts };
+    const mod = imported.Parser ? imported : imported.default!;
     const dir = wasmDir();
     await mod.Parser.init({ locateFile: (file: string) => join(dir, file) });
     return mod;
