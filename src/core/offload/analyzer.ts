@@ -1,6 +1,9 @@
 import { visibleLine } from './ansi';
-import { cleanPath, isLibraryPath } from './frames';
+import { isLibraryPath } from './frames';
 import { cCompilerCode, isCFile, MAX_ANALYSED_CHARS, RX } from './patterns';
+import { TestTally } from './testTally';
+import { PythonTracker } from './pythonTracker';
+import { loc, type ReportSink } from './sink';
 import type { ErrorKind, Location, LogAnalysis, LogError, Phase, Runtime } from './types';
 
 const MAX_KEPT_ERRORS = 50;
@@ -21,9 +24,6 @@ const RANK: Record<ErrorKind, number> = {
   'build-failure': 2,
 };
 
-function loc(file: string, line: string, col?: string): Location {
-  return { file: cleanPath(file), line: Number(line), ...(col ? { column: Number(col) } : {}) };
-}
 
 function runtimeOfFile(file: string): Runtime {
   if (/\.rs$/.test(file)) return 'rust';
@@ -40,15 +40,14 @@ function runtimeOfFile(file: string): Runtime {
  * goroutine dump / sanitizer stack, at most MAX_KEPT_ERRORS errors) so a log of any size can be analysed.
  * Feed it lines that are already ANSI-stripped; `finish()` returns the analysis.
  */
-export class LogAnalyzer {
+export class LogAnalyzer implements ReportSink {
   private lineNo = 0;
   private readonly errors: LogError[] = [];
   private errorCount = 0;
   private warningCount = 0;
-  private readonly tests = { failed: 0, passed: 0 };
-  private testsFromSummary = false;
+  private readonly tests = new TestTally();
   private readonly phases: Phase[] = [];
-  private readonly evidence: Record<Runtime, number> = { rust: 0, python: 0, typescript: 0, javascript: 0, go: 0, 'c-cpp': 0, unknown: 0 };
+  readonly evidence: Record<Runtime, number> = { rust: 0, python: 0, typescript: 0, javascript: 0, go: 0, 'c-cpp': 0, unknown: 0 };
   private readonly codeCounts: Record<string, number> = {};
   private best: LogError | undefined;
 
@@ -57,8 +56,7 @@ export class LogAnalyzer {
   private rustPendingTtl = 0;
   private rustPanic: LogError | undefined; // waits for its message line / first user backtrace frame
   private rustPanicNeedsMessage = false;
-  private py: { active: boolean; lastUser?: Location; lastAny?: Location; chainInto?: LogError; chainNext: boolean } = { active: false, chainNext: false };
-  private pytest: { inFailures: boolean; current?: LogError; sawE?: boolean } = { inFailures: false };
+  private readonly python = new PythonTracker(this);
   private js: { throwSite?: Location; throwTtl: number; current?: LogError } = { throwTtl: 0 };
   private go: { current?: LogError; frames: boolean } = { frames: false };
   private asan: { current?: LogError; inStack: boolean } = { inStack: false };
@@ -90,7 +88,7 @@ export class LogAnalyzer {
       errors: this.errors,
       errorCount: this.errorCount,
       warningCount: this.warningCount,
-      tests: { ...this.tests },
+      tests: { failed: this.tests.failed, passed: this.tests.passed },
       phases: [...this.phases],
       runtime,
       primary,
@@ -100,15 +98,15 @@ export class LogAnalyzer {
 
   // ------------------------------------------------------------------ helpers
 
-  private addPhase(p: Phase): void {
+  addPhase(p: Phase): void {
     if (!this.phases.includes(p)) this.phases.push(p);
   }
 
-  private runtimePhase(): Phase {
+  runtimePhase(): Phase {
     return this.phases.includes('test') ? 'test' : 'run';
   }
 
-  private record(e: Omit<LogError, 'logLine'>): LogError {
+  record(e: Omit<LogError, 'logLine'>): LogError {
     const err: LogError = { ...e, logLine: this.lineNo };
     this.errorCount++;
     if (this.errors.length < MAX_KEPT_ERRORS) this.errors.push(err);
@@ -122,7 +120,7 @@ export class LogAnalyzer {
   }
 
   /** Codes refined after the first line (pytest, TAP, Rust assertions) keep `codeCounts` right. */
-  private recode(err: LogError, code: string): void {
+  recode(err: LogError, code: string): void {
     if (err.code === code) return;
     const old = this.codeCounts[err.code];
     if (old !== undefined) {
@@ -133,7 +131,7 @@ export class LogAnalyzer {
     err.code = code;
   }
 
-  private setLocation(err: LogError, l: Location): void {
+  setLocation(err: LogError, l: Location): void {
     err.location = l;
     if (err.runtime === 'unknown' || (err.runtime === 'javascript' && runtimeOfFile(l.file) === 'typescript')) {
       const r = runtimeOfFile(l.file);
@@ -182,47 +180,7 @@ export class LogAnalyzer {
         return true;
       }
     }
-    if (this.py.active) {
-      if ((m = line.match(RX.pyFrame))) {
-        const l = loc(m[1], m[2]);
-        this.py.lastAny = l;
-        // Python prints the innermost frame last: the last user frame is the one closest to the fault.
-        if (!isLibraryPath(l.file)) this.py.lastUser = l;
-        this.evidence.python++;
-        return true;
-      }
-      if (/^\s/.test(line)) return true; // source excerpt and caret lines
-      const ex = line.match(RX.pyExc);
-      this.py.active = false;
-      if (ex) {
-        this.pythonException(ex[1], ex[2] ?? '');
-        return true;
-      }
-    }
-    if (this.pytest.inFailures) {
-      if (RX.pytestOtherSection.test(line) || RX.pytestSummary.test(line)) {
-        this.pytest.inFailures = false;
-        this.pytest.current = undefined;
-      } else if ((m = line.match(RX.pytestHeader))) {
-        this.pytest.current = this.record({ code: 'AssertionError', kind: 'test-failure', message: m[1], runtime: 'python', phase: 'test' });
-        this.pytest.sawE = false;
-        return true;
-      } else if (this.pytest.current) {
-        const cur = this.pytest.current;
-        if ((m = line.match(RX.pytestE))) {
-          if (!this.pytest.sawE) cur.message = `${cur.message}: ${m[1]}`;
-          this.pytest.sawE = true;
-          return true;
-        }
-        if ((m = line.match(RX.pytestLoc))) {
-          const l = loc(m[1], m[2]);
-          if (!isLibraryPath(l.file) || !cur.location) this.setLocation(cur, l);
-          if (m[3]) this.recode(cur, m[3]);
-          return true;
-        }
-        return true;
-      }
-    }
+    if (this.python.continue(line)) return true;
     if (this.js.current && (m = line.match(RX.jsFrame))) {
       const l = loc(m[2], m[3], m[4]);
       if (this.js.current.runtime === 'unknown') this.js.current.runtime = 'javascript';
@@ -300,22 +258,6 @@ export class LogAnalyzer {
     return false;
   }
 
-  private pythonException(name: string, message: string): void {
-    const short = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
-    const into = this.py.chainNext ? this.py.chainInto : undefined;
-    this.py.chainNext = false;
-    if (into) {
-      // Keep the first exception as the cause: a handler failing afterwards is a second symptom of the same fault.
-      into.chain = [...(into.chain ?? [into.code]), short];
-      this.py.chainInto = into;
-      return;
-    }
-    const err = this.record({ code: short, kind: 'exception', message: message ? `${name}: ${message}` : name, runtime: 'python', phase: this.runtimePhase() });
-    const l = this.py.lastUser ?? this.py.lastAny;
-    if (l) this.setLocation(err, l);
-    this.py.chainInto = err;
-  }
-
   /** Lines that open a new report. */
   private startReports(line: string): void {
     let m: RegExpMatchArray | null;
@@ -358,20 +300,7 @@ export class LogAnalyzer {
       if (!isLibraryPath(l.file)) this.setLocation(this.rustPanic, l);
       return;
     }
-    if (RX.pyTraceback.test(line)) {
-      this.py = { active: true, chainInto: this.py.chainInto, chainNext: this.py.chainNext };
-      this.addPhase(this.runtimePhase());
-      return;
-    }
-    if (RX.pyChain.test(line)) {
-      this.py.chainNext = true;
-      return;
-    }
-    if ((m = line.match(RX.pytestSection))) {
-      this.pytest = { inFailures: true };
-      this.addPhase('test');
-      return;
-    }
+    if (this.python.start(line)) return;
     if ((m = line.match(RX.goFatal))) {
       this.go = { current: this.record({ code: 'fatal error', kind: 'fatal', message: m[1], runtime: 'go', phase: this.runtimePhase() }), frames: false };
       return;
@@ -386,7 +315,7 @@ export class LogAnalyzer {
       return;
     }
     if ((m = line.match(RX.goTestFail))) {
-      this.tests.failed += this.testsFromSummary ? 0 : 1;
+      this.tests.perTest('failed');
       this.go.current = this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'go', phase: 'test' });
       return;
     }
@@ -395,7 +324,7 @@ export class LogAnalyzer {
       this.go.current.message = `${this.go.current.message}: ${m[3]}`;
       return;
     }
-    if (RX.goTestPass.test(line) && !this.testsFromSummary) this.tests.passed++;
+    if (RX.goTestPass.test(line)) this.tests.perTest('passed');
     if ((m = line.match(RX.jsThrowSite))) {
       this.js.throwSite = loc(m[1], m[2]);
       this.js.throwTtl = 6;
@@ -456,39 +385,11 @@ export class LogAnalyzer {
       this.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'javascript', phase: 'test' });
       return;
     }
-    this.testCounts(line);
+    if (this.tests.summary(line)) this.addPhase('test');
   }
 
   private jsFallback: Location | undefined;
   private jsFallbackFor: LogError | undefined;
-
-  /** Test-runner summaries are authoritative: once one is seen, per-test counting stops. */
-  private testCounts(line: string): void {
-    let m: RegExpMatchArray | null;
-    const set = (failed: number, passed: number) => {
-      if (!this.testsFromSummary) {
-        this.tests.failed = 0;
-        this.tests.passed = 0;
-      }
-      this.testsFromSummary = true;
-      this.tests.failed += failed;
-      this.tests.passed += passed;
-      this.addPhase('test');
-    };
-    if ((m = line.match(RX.pytestSummary)) && /\b(passed|failed)\b/.test(m[1])) {
-      set(Number(m[1].match(/(\d+) failed/)?.[1] ?? 0), Number(m[1].match(/(\d+) passed/)?.[1] ?? 0));
-    } else if ((m = line.match(RX.cargoTestResult))) set(Number(m[2]), Number(m[1]));
-    else if ((m = line.match(RX.jestTests))) set(Number(m[1] ?? 0), Number(m[2] ?? 0));
-    else if ((m = line.match(RX.mochaPassing))) set(0, Number(m[1]));
-    else if ((m = line.match(RX.mochaFailing))) set(Number(m[1]), 0);
-    else if ((m = line.match(RX.tapCount))) set(m[1] === 'fail' ? Number(m[2]) : 0, m[1] === 'pass' ? Number(m[2]) : 0);
-    else if ((m = line.match(RX.unittestRan))) set(0, Number(m[1]));
-    else if ((m = line.match(RX.unittestFailed))) {
-      const f = Number(m[1].match(/failures=(\d+)/)?.[1] ?? 0) + Number(m[1].match(/errors=(\d+)/)?.[1] ?? 0);
-      this.tests.failed += f;
-      this.tests.passed = Math.max(0, this.tests.passed - f);
-    }
-  }
 
   /** A TAP failure without a user stack frame falls back to where the test is declared. */
   private settleTap(): void {
