@@ -42,7 +42,7 @@ async function race(workers: number, count: number, title: string, category: str
   return { p, lines };
 }
 
-const CLI = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.ts');
+const CLI = join(__dirname, '..', '..', '..', 'src', 'cli', 'bin.ts');
 
 /** `k0maru flush` as a real process, content on stdin. */
 function runCliFlush(projectRoot: string, title: string, content: string): Promise<Line> {
