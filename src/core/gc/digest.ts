@@ -35,6 +35,8 @@ export interface NodeRef {
   primary?: string;
   root?: string;
   count: number;
+  /** Every code the analyzer saw in the output (the digest lists them with the node). */
+  codes?: string[];
 }
 
 export class FactCollector {
@@ -44,6 +46,8 @@ export class FactCollector {
   readonly commands = new Map<string, { turn: number; count: number }>();
   readonly requests: { turn: number; text: string }[] = [];
   readonly nodes: NodeRef[] = [];
+  /** Node ids mentioned in old turns (references left by an earlier GC or offload). */
+  readonly mentionedNodes = new Map<string, number>();
 
   /** Paths and codes in any text (content, short tool outputs). */
   scanText(text: string, turn: number): void {
@@ -54,6 +58,7 @@ export class FactCollector {
       if (!this.files.has(p)) this.files.set(p, turn);
     }
     for (const re of CODE_RES) for (const m of text.matchAll(re)) this.addCode(m[0], turn);
+    for (const m of text.matchAll(/\bnode_[0-9a-f]{8}\b/g)) if (!this.mentionedNodes.has(m[0])) this.mentionedNodes.set(m[0], turn);
   }
 
   addCode(code: string, turn: number, root?: string, node?: string): void {
@@ -125,6 +130,8 @@ export class FactCollector {
         out.push(`- ${n.node_id} t${n.turn}${n.tool_name ? ` ${n.tool_name}` : ''}: ${n.lines} lines${what ? `, ${what}` : ''}${n.count > 1 ? ` (×${n.count})` : ''}`);
       }
     }
+    const earlier = [...this.mentionedNodes].filter(([id]) => !this.nodes.some((n) => n.node_id === id));
+    if (earlier.length) out.push(`Earlier offload nodes: ${earlier.map(([id, t]) => `${id} (t${t})`).join(', ')}`);
     return out.join('\n');
   }
 }

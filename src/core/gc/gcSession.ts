@@ -133,10 +133,10 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       // context keeps one instance.
       sameSig.ref.count++;
       foldOf.set(i, { folded: sameSig, repeat: true });
-      nodes.push({ node_id: r.nodeId!, turn: i + 1, tool_name: t.tool_name, lines: r.lines, primary: p?.code, root: formatLocation(p?.location) || undefined, count: 1 });
+      nodes.push({ node_id: r.nodeId!, turn: i + 1, tool_name: t.tool_name, lines: r.lines, primary: p?.code, root: formatLocation(p?.location) || undefined, count: 1, codes: Object.keys(r.analysis.codeCounts) });
       continue;
     }
-    const ref: NodeRef = { node_id: r.nodeId!, turn: i + 1, tool_name: t.tool_name, lines: r.lines, primary: p?.code, root: formatLocation(p?.location) || undefined, count: 1 };
+    const ref: NodeRef = { node_id: r.nodeId!, turn: i + 1, tool_name: t.tool_name, lines: r.lines, primary: p?.code, root: formatLocation(p?.location) || undefined, count: 1, codes: Object.keys(r.analysis.codeCounts) };
     nodes.push(ref);
     const folded = { ref, firstTurn: i };
     byHash.set(hash, folded);
@@ -150,8 +150,10 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
   let digested = 0;
   for (let i = 0; i < warmStart; i++) {
     const t = turns[i];
-    if (!known.has(t.role)) {
-      kept.push(t); // verbatim: we do not know what an unknown role means to the agent
+    // Verbatim: unknown roles (we do not know what they mean to the agent) and the digest of an earlier GC
+    // (re-digesting a digest would lose its command list and node table).
+    if (!known.has(t.role) || (t as GcTurn).k0maru_gc?.tier === 4) {
+      kept.push(t);
       continue;
     }
     digested++;
@@ -167,18 +169,20 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     }
     if (out && fold) {
       // The raw text lives in the node; the digest carries its primary error and root.
-      if (fold.folded.ref.primary) facts.addCode(fold.folded.ref.primary, turnNo, fold.folded.ref.root, fold.folded.ref.node_id);
+      const ref = fold.folded.ref;
+      if (ref.primary) facts.addCode(ref.primary, turnNo, ref.root, ref.node_id);
+      for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') facts.addCode(c, turnNo, undefined, ref.node_id);
     } else if (out) {
       facts.scanText(out.text, turnNo);
     }
   }
   for (const ref of nodes) if (ref.turn <= warmStart) facts.nodes.push(ref);
-  // Folded outputs of the digested range also contribute the codes the analyzer saw (beyond the primary).
   const digest = warmStart > 0 ? facts.render(traj.session_id, 1, warmStart) : '';
 
   const outTurns: GcTurn[] = [];
-  if (digest) outTurns.push({ role: 'system', content: digest, k0maru_gc: { tier: 4, digest_of: [1, warmStart] } });
+  // Kept turns first: an earlier digest covers older history than the new one.
   outTurns.push(...kept);
+  if (digest) outTurns.push({ role: 'system', content: digest, k0maru_gc: { tier: 4, digest_of: [1, warmStart] } });
   let warmFolded = 0;
   let collapsed = 0;
   for (let i = warmStart; i < n; i++) {

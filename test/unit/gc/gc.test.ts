@@ -38,8 +38,10 @@ test('200-turn trajectory: TRR ≥ 85%, the hot window is untouched, report is c
   assert.ok(r.report.nodes_created.length >= 5);
   assert.equal(r.report.share_after, r.report.tokens_after / 128000);
   assert.equal(r.report.in_smart_zone, r.report.share_after >= 0.15 && r.report.share_after <= 0.6);
-  assert.equal(r.trajectory.turns[0].role, 'system');
-  assert.match(r.trajectory.turns[0].content, /^\[k0maru GC digest/);
+  const digestTurn = r.trajectory.turns.find((t) => t.k0maru_gc?.tier === 4)!;
+  assert.equal(digestTurn.role, 'system');
+  assert.match(digestTurn.content, /^\[k0maru GC digest/);
+  assert.equal(digestTurn.content, r.digest);
   // Every node the GC reports was created through the offload engine and is in the ledger.
   const ledger = readFileSync(join(p.refsDir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   for (const n of r.report.nodes_created) assert.ok(ledger.some((e) => e.node_id === n.node_id && e.source === 'gc'));
@@ -168,4 +170,18 @@ test('CLI: k0maru gc reads stdin and prints the report; --json gives the compact
   const c = await run(['gc'], '{"session_id": 1}');
   assert.equal(c.code, 2);
   assert.match(c.err, /INVALID_ARGUMENT/);
+});
+
+test('GC of an already compacted trajectory keeps the earlier digest and every fact', async () => {
+  const p = project();
+  const first = await gcSession(p, { trajectory_json: SESSION });
+  // The session goes on: 40 more turns, then a second GC.
+  const more = Array.from({ length: 40 }, (_, i) => (i % 2 ? { role: 'assistant', content: `Step ${i}: edited src/extra_${i}.rs` } : { role: 'user', content: `continue ${i}` }));
+  const second = await gcSession(p, { trajectory: { session_id: first.trajectory.session_id, turns: [...first.trajectory.turns, ...more] } });
+  const oldDigest = second.trajectory.turns.find((t) => t.content === first.digest);
+  assert.ok(oldDigest, 'the first digest is kept verbatim');
+  const lost: string[] = [];
+  for (const [kind, list] of Object.entries(FACTS)) for (const f of list) if (!survives(second, p, f)) lost.push(`${kind}: ${f}`);
+  assert.deepEqual(lost, []);
+  assert.ok(second.digest.includes('src/extra_1.rs'));
 });
