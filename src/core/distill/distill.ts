@@ -200,7 +200,8 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
   if (dryRun) {
     if (flavor && (target === 'hermes' || target === 'omp')) {
       const dir = skillsDir(target, paths, env);
-      result.export = { target, name: base, path: join(dir, base, 'SKILL.md'), outcome: 'preview', text: renderFor(base) };
+      const file = join(dir, base, 'SKILL.md');
+      result.export = { target, name: base, path: target === 'omp' ? relative(paths.projectRoot, file) : file, outcome: 'preview', text: renderFor(base) };
     }
     return result;
   }

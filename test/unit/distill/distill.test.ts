@@ -44,8 +44,11 @@ for (const ex of EXPECTED) {
 test('dry_run writes nothing anywhere', async () => {
   const { root, paths, env, hermes } = project();
   const r = await distillSkill(paths, { raw_trace: fixture('go-deadlock.log'), dry_run: true, target: 'hermes' }, { env });
+  const o = await distillSkill(paths, { raw_trace: fixture('go-deadlock.log'), dry_run: true, target: 'omp' }, { env });
+  assert.equal(o.export?.path, '.omp/skills/go-deadlock/SKILL.md');
   assert.equal(r.note, undefined);
   assert.equal(r.export?.outcome, 'preview');
+  assert.equal(r.export?.path, join(hermes, 'skills', 'go-deadlock', 'SKILL.md'));
   assert.ok(validateSkill(r.export!.text, 'hermes', 'go-deadlock').ok);
   assert.deepEqual(walk(root), []);
   assert.deepEqual(walk(hermes), []);
