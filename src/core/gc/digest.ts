@@ -7,7 +7,7 @@
 const EXT =
   'rs|ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|c|cc|cpp|cxx|h|hh|hpp|java|kt|rb|php|cs|swift|json|jsonl|toml|yaml|yml|md|sql|sh|css|scss|html|lock|cfg|ini|txt|proto|log|mod|sum|xml|gradle';
 // A path: optional ./ ../ ~ or / prefix, folders, then a name with a known extension; not part of a URL scheme.
-const PATH_RE = new RegExp(`(?<![\\w@/.:-])((?:~|\\.{1,2})?/?(?:[\\w@+-][\\w.@+-]*/)*[\\w+-][\\w.+-]*\\.(?:${EXT}))(?::(\\d+))?(?![\\w/])`, 'g');
+const PATH_RE = new RegExp(`(?<![\\w@/.:+-])((?:~|\\.{1,2})?/?(?:[\\w@+-][\\w.@+-]*/)*[\\w+-][\\w.+-]*\\.(?:${EXT}))(?::(\\d+))?(?![\\w/])`, 'g');
 const CODE_RES: RegExp[] = [
   /\bE\d{4}\b/g, // rustc
   /\bTS\d{4,5}\b/g, // tsc
@@ -25,6 +25,8 @@ const CLI_SPAN = /`((?:cargo|npm|npx|pnpm|yarn|node|python3?|pytest|go (?:run|bu
 const DOLLAR_LINE = /^\s*\$ (.{1,300})$/gm;
 
 const MAX_DECISION_CHARS = 240;
+/** A safety bound only: the patterns are linear (path starts cannot overlap), tool outputs this big are folded. */
+const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
 const MAX_REQUEST_CHARS = 200;
 
 export interface NodeRef {
@@ -49,8 +51,9 @@ export class FactCollector {
   /** Node ids mentioned in old turns (references left by an earlier GC or offload). */
   readonly mentionedNodes = new Map<string, number>();
 
-  /** Paths and codes in any text (content, short tool outputs). */
-  scanText(text: string, turn: number): void {
+  /** Paths and codes in any text (content, short tool outputs). Big texts are folded into nodes before this. */
+  scanText(full: string, turn: number): void {
+    const text = full.length > MAX_SCANNED_CHARS ? full.slice(0, MAX_SCANNED_CHARS) : full;
     for (const m of text.matchAll(PATH_RE)) {
       const p = m[1];
       // Version numbers (1.2.3), library names (Node.js, Vue.js) and JS member chains (Module._extensions..js).
@@ -74,7 +77,9 @@ export class FactCollector {
     for (const raw of text.split(/\n+|(?<=[.!?])\s+(?=[A-Z])/)) {
       const s = raw.replace(/^[-*>\s]+/, '').trim();
       if (s.length < 8 || !DECISION_RE.test(s)) continue;
-      const text = s.length > MAX_DECISION_CHARS ? `${s.slice(0, MAX_DECISION_CHARS - 1)}…` : s;
+      // Long sentences keep a window around the decision words rather than their (possibly unrelated) start.
+      const at = Math.max(0, (s.search(DECISION_RE) ?? 0) - 60);
+      const text = s.length <= MAX_DECISION_CHARS ? s : `${at > 0 ? '…' : ''}${s.slice(at, at + MAX_DECISION_CHARS - 2)}…`;
       if (!this.decisions.some((d) => d.text === text)) this.decisions.push({ turn, role, text });
     }
   }

@@ -5,6 +5,9 @@ import type { VaultPaths } from '../vault/paths';
 import { FactCollector, type NodeRef } from './digest';
 import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schema';
 
+/** A tool output this long is folded even with few lines (one minified bundle line, a base64 blob). */
+export const MAX_INLINE_OUTPUT_CHARS = 8000;
+
 /** Context share the seed calls the cognitive Smart-Zone. */
 export const SMART_ZONE = { min: 0.15, max: 0.6 } as const;
 
@@ -111,7 +114,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     const out = outputOf(t);
     if (!out) continue;
     const hash = createHash('sha256').update(out.text).digest('hex');
-    if (lineCount(out.text) <= opts.threshold) {
+    if (lineCount(out.text) <= opts.threshold && out.text.length <= MAX_INLINE_OUTPUT_CHARS) {
       // Short outputs are only collapsed when repeated verbatim (a status line run 40 times).
       const first = shortSeen.get(hash);
       if (first !== undefined && lineCount(out.text) >= 2) shortRepeat.set(i, first);

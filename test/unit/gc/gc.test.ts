@@ -185,3 +185,20 @@ test('GC of an already compacted trajectory keeps the earlier digest and every f
   assert.deepEqual(lost, []);
   assert.ok(second.digest.includes('src/extra_1.rs'));
 });
+
+test('a few-line but huge tool output (1 MB line) is folded by size, and junk text stays fast', async () => {
+  const p = project();
+  const blob = 'a+'.repeat(500_000);
+  const turns = [
+    { role: 'tool', tool_name: 'bash', content: 'cat bundle.min.js', tool_output: `${blob}\nsrc/app/bundle.min.js: done\n` },
+    { role: 'assistant', content: 'a+'.repeat(200_000) + ' We will never use the minified bundle in tests.' },
+    ...Array.from({ length: 5 }, (_, i) => ({ role: 'user', content: `hot ${i}` })),
+  ];
+  const t0 = Date.now();
+  const r = await gcSession(p, { trajectory: { session_id: 's', turns }, warm_window: 0 });
+  assert.ok(Date.now() - t0 < 20_000);
+  assert.equal(r.report.nodes_created.length, 1);
+  assert.equal(r.report.nodes_created[0].lines, 2);
+  assert.ok(r.report.tokens_after < r.report.tokens_before / 10);
+  assert.ok(r.digest.includes('We will never use the minified bundle in tests.'), 'decisions in long prose are kept');
+});
