@@ -77,18 +77,25 @@ async function inProcess(diff: string, iterations: number) {
     return lines;
   };
   const times: number[] = [];
+  const cpu: number[] = [];
   let violations = 0;
   let added = 0;
   for (let i = 0; i < iterations + 20; i++) {
+    const c0 = process.cpuUsage();
     const t = performance.now();
     const files = parseUnifiedDiff(diff);
     const v = await runRules(files, rules, content);
     const dt = performance.now() - t;
-    if (i >= 20) times.push(dt); // the first runs load RE2 / tree-sitter and warm the JIT
+    const dc = process.cpuUsage(c0);
+    if (i >= 20) {
+      // the first runs load RE2 / tree-sitter and warm the JIT
+      times.push(dt);
+      cpu.push((dc.user + dc.system) / 1000);
+    }
     violations = v.length;
     added = files.reduce((n, f) => n + f.added.length, 0);
   }
-  return { addedLines: added, files: 50, rules: 100, violations, iterations, p50Ms: round(median(times), 3), p95Ms: round(percentile(times, 95), 3), maxMs: round(Math.max(...times), 3) };
+  return { addedLines: added, files: 50, rules: 100, violations, iterations, p50Ms: round(median(times), 3), p95Ms: round(percentile(times, 95), 3), maxMs: round(Math.max(...times), 3), cpuP50Ms: round(median(cpu), 3), cpuP95Ms: round(percentile(cpu, 95), 3) };
 }
 
 function processBench(runs: number) {

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import { languageOf, type LanguageInfo } from './languages';
 import { compilePattern, type CompiledPattern } from './pattern';
-import { createClassifier, type FileClassifier, type SyntaxClass } from './syntax';
+import { createClassifier, firstMultilineOpener, quickCode, type FileClassifier, type SyntaxClass } from './syntax';
 import type { ChangedFile, GuardRule, RequireWindow, Violation } from './types';
 
 /**
@@ -168,13 +168,19 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
     const file = files[fi];
     const lines = content(file);
     let classifier: FileClassifier | undefined;
+    let tricky: number | undefined;
+    const firstTricky = () => (tricky ??= firstMultilineOpener(lines));
     try {
       for (const c of list) {
         const rule = c.prepared.rule;
         let where: SyntaxClass = 'code';
         if (rule.context !== 'anywhere' || rule.kind === 'require') {
-          classifier ??= await createClassifier(langs[fi], lines, list.map((x) => x.line));
-          where = classifier.classify(c.line, c.column);
+          const quick = quickCode(langs[fi], lines, c.line, c.column, c.match.length, firstTricky);
+          if (quick) where = quick;
+          else {
+            classifier ??= await createClassifier(langs[fi], lines, list.map((x) => x.line));
+            where = classifier.classify(c.line, c.column);
+          }
         }
         if (rule.context === 'code' && where === 'comment') continue;
         if (rule.context === 'code-strict' && where !== 'code') continue;

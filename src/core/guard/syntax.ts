@@ -129,6 +129,33 @@ function isDocstring(n: TreeSitter.Node): boolean {
 }
 
 /**
+ * Answers "code" without a parse when nothing could make the position anything else: no quote, comment marker or
+ * `/` before it on its line or inside the match, and no construct that can span lines (block comment, backtick
+ * or triple-quoted string, raw string, backslash continuation) anywhere above it in the file. Returns undefined
+ * when unsure, and the caller parses. A test checks it never disagrees with tree-sitter.
+ */
+export function quickCode(lang: LanguageInfo, lines: string[], line: number, column: number, length: number, firstTricky: () => number): 'code' | undefined {
+  if (line - 1 >= firstTricky()) return undefined;
+  const head = (lines[line - 1] ?? '').slice(0, column + length);
+  if (/["'`\\/#]/.test(head)) return undefined;
+  for (const m of lang.lineComments) if (head.includes(m)) return undefined;
+  for (const [open] of lang.blockComments) if (head.includes(open)) return undefined;
+  return 'code';
+}
+
+const MULTILINE_OPENERS = ['`', '"""', "'''", 'r"', 'r#', 'R"', '@"', '[[', '/*', '<!--', '{-', '--[['];
+
+/** Index of the first line holding something that can open a multi-line comment or string (or lines.length). */
+export function firstMultilineOpener(lines: string[]): number {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.endsWith('\\')) return i;
+    for (const o of MULTILINE_OPENERS) if (l.includes(o)) return i;
+  }
+  return lines.length;
+}
+
+/**
  * Lexical fallback: walks the text from the top tracking block comments across lines; within a line, line
  * comments and quotes (single-line strings; a backslash escapes the next character).
  */

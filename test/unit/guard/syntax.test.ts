@@ -85,3 +85,38 @@ test('long files are parsed around the matches only, rows keep their numbers', a
     cl.dispose();
   }
 });
+
+test('the parse-free fast path never disagrees with tree-sitter', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { quickCode, firstMultilineOpener } = await import('../../../src/core/guard/syntax');
+  const dir = join(__dirname, '..', '..', 'fixtures', 'guard', 'repo', 'src');
+  const sources: [string, string][] = readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+  sources.push(
+    ['t.ts', 'const a = 1;\nconst s = `multi\nline SELECT * FROM x`;\nconst r = /ab"c/;\nx = y / 2; z();'],
+    ['p.py', 'x = 1\ns = """\nSELECT * FROM t\n"""\ny = f(x)  # c\n'],
+    ['r.rs', "fn f<'a>(x: &'a str) {}\nlet s = r#\"\nraw\n\"#;\nlet c = 'x'; g();"],
+    ['g.go', 'package m\nvar x = 1\nvar s = `\nraw SELECT\n`\nfunc f() { h() }'],
+    ['c.cs', 'class A {\n int x = 1;\n string s = @"\nSELECT * FROM t";\n}'],
+  );
+  let quick = 0;
+  for (const [name, src] of sources) {
+    const lines = src.split('\n');
+    const lang = languageOf(name);
+    const cl = await createClassifier(lang, lines);
+    try {
+      lines.forEach((text, i) => {
+        for (const m of text.matchAll(/\w+/g)) {
+          const q = quickCode(lang, lines, i + 1, m.index!, m[0].length, () => firstMultilineOpener(lines));
+          if (q) {
+            quick++;
+            assert.equal(cl.classify(i + 1, m.index!), 'code', `${name}:${i + 1}:${m.index} '${m[0]}'`);
+          }
+        }
+      });
+    } finally {
+      cl.dispose();
+    }
+  }
+  assert.ok(quick > 50, `the fast path answered ${quick} times`);
+});
