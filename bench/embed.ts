@@ -75,15 +75,28 @@ async function hybridLatency(notes: number) {
     }
     channel.store.refresh();
     const times: number[] = [];
+    const embedMs: number[] = [];
+    const searchMs: number[] = [];
+    const bm25Ms: number[] = [];
     for (let i = 0; i < 60; i++) {
       const q = gen.queries[i % gen.queries.length];
-      const t = performance.now();
+      let t = performance.now();
       await recall(project, q, { mode: 'hybrid', vectors: channel, limit: 5 });
       if (i >= 10) times.push(performance.now() - t);
+      t = performance.now();
+      const { vectors } = await worker.embed([q]);
+      embedMs.push(performance.now() - t);
+      t = performance.now();
+      channel.store.search(vectors[0], 20);
+      searchMs.push(performance.now() - t);
+      t = performance.now();
+      await recall(project, q, { mode: 'bm25', limit: 5 });
+      bm25Ms.push(performance.now() - t);
     }
     await worker.dispose();
     project.close();
-    return { notes, passages: channel.store.size.passages, p50Ms: round(percentile(times, 50), 1), p95Ms: round(percentile(times, 95), 1) };
+    const p = (xs: number[]) => ({ p50: round(percentile(xs, 50), 1), p95: round(percentile(xs, 95), 1) });
+    return { notes, passages: channel.store.size.passages, p50Ms: round(percentile(times, 50), 1), p95Ms: round(percentile(times, 95), 1), queryEmbedMs: p(embedMs), vectorSearchMs: p(searchMs), bm25RecallMs: p(bm25Ms) };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -103,8 +116,9 @@ async function main() {
   const results = {
     date: new Date().toISOString(),
     bytes: { ...bytes, totalMB: round(Object.values(bytes).reduce((a, b) => a + b, 0) / 1e6, 1) },
-    throughput: [await throughput(1, texts, 16), await throughput(2, texts, 16), await throughput(2, texts, 32)],
+    throughput: args.includes('--no-throughput') ? [] : [await throughput(1, texts, 16), await throughput(2, texts, 16), await throughput(2, texts, 32)],
     hybrid: await hybridLatency(opt('--notes', 5000)),
+    loadAverage: (await import('node:os')).loadavg(),
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync(join(__dirname, 'results'), { recursive: true });

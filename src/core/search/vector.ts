@@ -66,6 +66,7 @@ export class VectorStore {
   private have = new Set<string>();
   private matrix = new Float32Array(0);
   private rowPassage: number[] = [];
+  private pendingCount: number | undefined;
 
   constructor(
     private readonly idx: IndexDb,
@@ -91,6 +92,7 @@ export class VectorStore {
     const stored = this.idx.all('SELECT hash, vec FROM vectors WHERE model = ?', [this.modelId]);
     const byHash = new Map(stored.map((r) => [String(r.hash), r.vec as Uint8Array]));
     this.have = new Set(byHash.keys());
+    this.pendingCount = undefined;
     const rowsWithVec = this.passages.map((p, i) => [i, byHash.get(p.hash)] as const).filter(([, v]) => v && v.byteLength === this.dim * 4);
     this.matrix = new Float32Array(rowsWithVec.length * this.dim);
     this.rowPassage = [];
@@ -108,7 +110,8 @@ export class VectorStore {
   }
 
   pending(): number {
-    return this.pendingPassages().length;
+    this.pendingCount ??= this.pendingPassages().length;
+    return this.pendingCount;
   }
 
   get size(): { passages: number; embedded: number } {
@@ -125,6 +128,7 @@ export class VectorStore {
           if (e.vector.length !== this.dim) throw new Error(`vector of ${e.vector.length} dims for a ${this.dim}-dim model`);
           stmt.run([this.modelId, e.hash, toBlob(e.vector)]);
           this.have.add(e.hash);
+          this.pendingCount = undefined;
         }
       } finally {
         stmt.finalize();
@@ -159,14 +163,46 @@ export class VectorStore {
     const scores = new Float32Array(n);
     const m = this.matrix;
     for (let r = 0; r < n; r++) {
-      let s = 0;
       const off = r * dim;
-      for (let j = 0; j < dim; j++) s += m[off + j] * query[j];
-      scores[r] = s;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let j = 0;
+      for (; j + 3 < dim; j += 4) {
+        s0 += m[off + j] * query[j];
+        s1 += m[off + j + 1] * query[j + 1];
+        s2 += m[off + j + 2] * query[j + 2];
+        s3 += m[off + j + 3] * query[j + 3];
+      }
+      for (; j < dim; j++) s0 += m[off + j] * query[j];
+      scores[r] = s0 + s1 + s2 + s3;
     }
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b] - scores[a]);
+    // Only the best few rows can matter: sort a shortlist, widen it if it holds too few distinct documents.
+    for (let want = Math.min(n, pool * 8); ; want = Math.min(n, want * 4)) {
+      const hits = this.bestDocs(scores, this.shortlist(scores, want), pool);
+      if (hits.length >= pool || want >= n) return hits;
+    }
+  }
+
+  /** Indices of the `k` highest scores (unordered), by a threshold found with a sampled quantile. */
+  private shortlist(scores: Float32Array, k: number): number[] {
+    const n = scores.length;
+    if (k >= n) return Array.from({ length: n }, (_, i) => i);
+    const sample = Array.from({ length: Math.min(n, 2048) }, (_, i) => scores[Math.floor((i * n) / Math.min(n, 2048))]).sort((a, b) => b - a);
+    let threshold = sample[Math.min(sample.length - 1, Math.floor((k / n) * sample.length))];
+    for (;;) {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) if (scores[i] >= threshold) out.push(i);
+      if (out.length >= k || threshold === -Infinity) return out;
+      threshold = out.length ? threshold - 0.05 : -Infinity; // sample missed: lower the bar and rescan
+    }
+  }
+
+  private bestDocs(scores: Float32Array, rows: number[], pool: number): ChannelHit[] {
+    rows.sort((a, b) => scores[b] - scores[a]);
     const best = new Map<number, ChannelHit>();
-    for (const r of order) {
+    for (const r of rows) {
       const p = this.passages[this.rowPassage[r]];
       if (best.has(p.docId)) continue;
       best.set(p.docId, { docId: p.docId, chunkId: p.chunkId, rank: best.size + 1, score: scores[r] });
