@@ -46,6 +46,8 @@ export interface GcReport {
   zone: 'below' | 'smart' | 'above';
   in_smart_zone: boolean;
   tiers: { hot: number; warm_folded: number; collapsed: number; digested: number };
+  /** The first result was above the Smart-Zone, so the warm window was digested as well. */
+  tightened: boolean;
   nodes_created: NodeRef[];
   unknown_roles: { turn: number; role: string }[];
 }
@@ -97,7 +99,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
   const turns = traj.turns;
   const n = turns.length;
   const hotStart = Math.max(0, n - opts.hot_window);
-  const warmStart = Math.max(0, hotStart - (opts.warm_window ?? opts.hot_window * 2));
+  const defaultWarmStart = Math.max(0, hotStart - (opts.warm_window ?? opts.hot_window * 2));
   const known = new Set<string>(KNOWN_ROLES);
   const unknownRoles = turns.map((t, i) => ({ turn: i + 1, role: t.role })).filter((u) => !known.has(u.role));
 
@@ -147,77 +149,89 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     foldOf.set(i, { folded, repeat: false });
   }
 
-  // Tier 4: digest of the cold turns.
-  const facts = new FactCollector();
-  const kept: GcTurn[] = [];
-  let digested = 0;
-  for (let i = 0; i < warmStart; i++) {
-    const t = turns[i];
-    // Verbatim: unknown roles (we do not know what they mean to the agent) and the digest of an earlier GC
-    // (re-digesting a digest would lose its command list and node table).
-    if (!known.has(t.role) || (t as GcTurn).k0maru_gc?.tier === 4) {
-      kept.push(t);
-      continue;
-    }
-    digested++;
-    const turnNo = i + 1;
-    const out = outputOf(t);
-    const fold = foldOf.get(i);
-    const prose = out?.field === 'content' ? '' : t.content;
-    if (prose) {
-      facts.scanText(prose, turnNo);
-      if (t.role !== 'tool') facts.scanDecisions(prose, turnNo, t.role);
-      facts.scanCommands(prose, turnNo, t.tool_name);
-      if (t.role === 'user') facts.addRequest(prose, turnNo);
-    }
-    if (out && fold) {
-      // The raw text lives in the node; the digest carries its primary error and root.
-      const ref = fold.folded.ref;
-      if (ref.primary) facts.addCode(ref.primary, turnNo, ref.root, ref.node_id);
-      for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') facts.addCode(c, turnNo, undefined, ref.node_id);
-    } else if (out) {
-      facts.scanText(out.text, turnNo);
-    }
-  }
-  for (const ref of nodes) if (ref.turn <= warmStart) facts.nodes.push(ref);
-  const digest = warmStart > 0 ? facts.render(traj.session_id, 1, warmStart) : '';
-
-  const outTurns: GcTurn[] = [];
-  // Kept turns first: an earlier digest covers older history than the new one.
-  outTurns.push(...kept);
-  if (digest) outTurns.push({ role: 'system', content: digest, k0maru_gc: { tier: 4, digest_of: [1, warmStart] } });
-  let warmFolded = 0;
-  let collapsed = 0;
-  for (let i = warmStart; i < n; i++) {
-    const t = turns[i];
-    if (i >= hotStart || !known.has(t.role)) {
-      outTurns.push(t);
-      continue;
-    }
-    const out = outputOf(t);
-    const fold = foldOf.get(i);
-    const firstShort = shortRepeat.get(i);
-    if (out && fold) {
-      const ref = fold.folded.ref;
-      let text: string;
-      if (fold.repeat) {
-        collapsed++;
-        text = `[k0maru: same failure as turn ${ref.turn} → ${ref.node_id}]`;
-      } else {
-        warmFolded++;
-        const what = [ref.primary, ref.root ? `at ${ref.root}` : ''].filter(Boolean).join(' ');
-        text = `[k0maru: ${ref.lines} lines offloaded → ${ref.node_id}${what ? ` · ${what}` : ''}${ref.count > 1 ? ` · seen ${ref.count}×` : ''}; inspect_log_node for the raw text]`;
+  /** Tier 4 and the output for a given start of the warm window (the fold and collapse above are reused). */
+  const assemble = (warmStart: number) => {
+    // Tier 4: digest of the cold turns.
+    const facts = new FactCollector();
+    const kept: GcTurn[] = [];
+    let digested = 0;
+    for (let i = 0; i < warmStart; i++) {
+      const t = turns[i];
+      // Verbatim: unknown roles (we do not know what they mean to the agent) and the digest of an earlier GC
+      // (re-digesting a digest would lose its command list and node table).
+      if (!known.has(t.role) || (t as GcTurn).k0maru_gc?.tier === 4) {
+        kept.push(t);
+        continue;
       }
-      const meta: GcMeta = fold.repeat ? { tier: 3, node_id: ref.node_id, same_as_turn: ref.turn } : { tier: 2, node_id: ref.node_id, seen: ref.count };
-      outTurns.push({ ...t, [out.field]: text, k0maru_gc: meta });
-    } else if (out && firstShort !== undefined) {
-      collapsed++;
-      outTurns.push({ ...t, [out.field]: `[k0maru: identical output to turn ${firstShort + 1}]`, k0maru_gc: { tier: 3, same_as_turn: firstShort + 1 } });
-    } else outTurns.push(t);
-  }
+      digested++;
+      const turnNo = i + 1;
+      const out = outputOf(t);
+      const fold = foldOf.get(i);
+      const prose = out?.field === 'content' ? '' : t.content;
+      if (prose) {
+        facts.scanText(prose, turnNo);
+        if (t.role !== 'tool') facts.scanDecisions(prose, turnNo, t.role);
+        facts.scanCommands(prose, turnNo, t.tool_name);
+        if (t.role === 'user') facts.addRequest(prose, turnNo);
+      }
+      if (out && fold) {
+        // The raw text lives in the node; the digest carries its primary error and root.
+        const ref = fold.folded.ref;
+        if (ref.primary) facts.addCode(ref.primary, turnNo, ref.root, ref.node_id);
+        for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') facts.addCode(c, turnNo, undefined, ref.node_id);
+      } else if (out) {
+        facts.scanText(out.text, turnNo);
+      }
+    }
+    for (const ref of nodes) if (ref.turn <= warmStart) facts.nodes.push(ref);
+    const digest = warmStart > 0 ? facts.render(traj.session_id, 1, warmStart) : '';
+
+    const outTurns: GcTurn[] = [];
+    // Kept turns first: an earlier digest covers older history than the new one.
+    outTurns.push(...kept);
+    if (digest) outTurns.push({ role: 'system', content: digest, k0maru_gc: { tier: 4, digest_of: [1, warmStart] } });
+    let warmFolded = 0;
+    let collapsed = 0;
+    for (let i = warmStart; i < n; i++) {
+      const t = turns[i];
+      if (i >= hotStart || !known.has(t.role)) {
+        outTurns.push(t);
+        continue;
+      }
+      const out = outputOf(t);
+      const fold = foldOf.get(i);
+      const firstShort = shortRepeat.get(i);
+      if (out && fold) {
+        const ref = fold.folded.ref;
+        let text: string;
+        if (fold.repeat) {
+          collapsed++;
+          text = `[k0maru: same failure as turn ${ref.turn} → ${ref.node_id}]`;
+        } else {
+          warmFolded++;
+          const what = [ref.primary, ref.root ? `at ${ref.root}` : ''].filter(Boolean).join(' ');
+          text = `[k0maru: ${ref.lines} lines offloaded → ${ref.node_id}${what ? ` · ${what}` : ''}${ref.count > 1 ? ` · seen ${ref.count}×` : ''}; inspect_log_node for the raw text]`;
+        }
+        const meta: GcMeta = fold.repeat ? { tier: 3, node_id: ref.node_id, same_as_turn: ref.turn } : { tier: 2, node_id: ref.node_id, seen: ref.count };
+        outTurns.push({ ...t, [out.field]: text, k0maru_gc: meta });
+      } else if (out && firstShort !== undefined) {
+        collapsed++;
+        outTurns.push({ ...t, [out.field]: `[k0maru: identical output to turn ${firstShort + 1}]`, k0maru_gc: { tier: 3, same_as_turn: firstShort + 1 } });
+      } else outTurns.push(t);
+    }
+    const tokensAfter = outTurns.reduce((s, t) => s + countTokensSafe(turnText(t)), 0);
+    return { outTurns, digest, digested, warmFolded, collapsed, tokensAfter };
+  };
 
   const tokensBefore = turns.reduce((s, t) => s + countTokensSafe(turnText(t)), 0);
-  const tokensAfter = outTurns.reduce((s, t) => s + countTokensSafe(turnText(t)), 0);
+  let built = assemble(defaultWarmStart);
+  // Above the Smart-Zone with the default warm window: digest the warm turns too (the hot window stays untouched).
+  let tightened = false;
+  if (built.tokensAfter / opts.context_window > SMART_ZONE.max && opts.warm_window === undefined && defaultWarmStart < hotStart) {
+    built = assemble(hotStart);
+    tightened = true;
+  }
+  const { outTurns, digest, digested, warmFolded, collapsed, tokensAfter } = built;
   const shareAfter = tokensAfter / opts.context_window;
   const zone = shareAfter < SMART_ZONE.min ? 'below' : shareAfter > SMART_ZONE.max ? 'above' : 'smart';
   return {
@@ -236,6 +250,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       zone,
       in_smart_zone: zone === 'smart',
       tiers: { hot: n - hotStart, warm_folded: warmFolded, collapsed, digested },
+      tightened,
       nodes_created: nodes,
       unknown_roles: unknownRoles,
     },

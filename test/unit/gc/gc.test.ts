@@ -202,3 +202,21 @@ test('a few-line but huge tool output (1 MB line) is folded by size, and junk te
   assert.ok(r.report.tokens_after < r.report.tokens_before / 10);
   assert.ok(r.digest.includes('We will never use the minified bundle in tests.'), 'decisions in long prose are kept');
 });
+
+test('above the Smart-Zone with the default warm window, the warm turns are digested too', async () => {
+  const p = project();
+  const prose = (i: number) => `Turn ${i}: we looked at src/mod_${i}.rs again. ` + 'The parser state machine keeps its position in a cursor. '.repeat(20);
+  const turns = Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: prose(i) }));
+  const loose = await gcSession(p, { trajectory: { session_id: 's', turns }, hot_window: 1, context_window: 100_000 });
+  assert.equal(loose.report.tightened, false);
+  assert.equal(loose.trajectory.turns.length, 1 + 2 + 1);
+  const tight = await gcSession(p, { trajectory: { session_id: 's', turns }, hot_window: 1, context_window: 1000 });
+  assert.equal(tight.report.tightened, true);
+  assert.equal(tight.trajectory.turns.length, 2, 'digest + hot window');
+  assert.deepEqual(tight.trajectory.turns[1], turns[11]);
+  for (let i = 0; i < 11; i++) assert.ok(tight.digest.includes(`src/mod_${i}.rs`));
+  // An explicit warm window is honoured even above the zone.
+  const pinned = await gcSession(p, { trajectory: { session_id: 's', turns }, hot_window: 1, warm_window: 2, context_window: 1000 });
+  assert.equal(pinned.report.tightened, false);
+  assert.equal(pinned.report.zone, 'above');
+});
