@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
+import { xxhash3 } from 'hash-wasm';
 import { analyzeText, countTokensSafe, formatLocation, LEDGER_FILE, MAX_DIAGRAM_LINES, offloadLog } from '../../../src/core/offload';
 import { EXPECTED, fixture, LONG_LOGS } from './fixtures';
 
@@ -89,6 +90,8 @@ for (const name of LONG_LOGS) {
     assert.equal(await mermaidVerdict(r.mermaid!), 'ok');
     assert.deepEqual(readFileSync(join(p.projectRoot, r.rawFile!)), Buffer.from(raw, 'utf8'));
     assert.equal(r.rawFile, `.k0maru/refs/build_${r.nodeId}.log`);
+    // node id = node_ + the first 8 hex digits of xxh3-64 over the raw bytes, computed independently here.
+    assert.equal(r.nodeId, `node_${(await xxhash3(Buffer.from(raw, 'utf8'))).slice(0, 8)}`);
   });
 }
 
