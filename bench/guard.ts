@@ -30,7 +30,8 @@ function ruleAdr(n: number): string {
 }
 
 function addedLine(ext: string, i: number, violate: boolean): string {
-  if (violate) return ext === 'py' ? `    x = forbidden_call_0(${i})` : `  const v${i} = forbidden_call_0(${i}); // ok`;
+  // Some violations sit where only a parse can tell (inside a string), the others take the parse-free path.
+  if (violate) return (i - 5) % 2000 === 0 ? `  const q${i} = run("forbidden_call_0(1)");` : `  const v${i} = forbidden_call_0(${i}); // ok`;
   switch (ext) {
     case 'ts': return `  const value${i} = computeSomething(arg${i}, "héllo wörld") + other; // note ${i}`;
     case 'py': return `    value_${i} = compute_something(arg_${i}, "héllo") + other  # note ${i}`;

@@ -109,6 +109,19 @@ export function listItemStatus(lines: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Drops emphasis and leading emoji / punctuation ("✅ **Accepted**" → "Accepted"). A code-point loop rather than
+ * a `\p{L}` regex: compiling Unicode property classes measured ~6 ms in a cold hook process.
+ */
 function clean(s: string): string {
-  return s.replace(/[*_`]/g, '').replace(/^[^\p{L}\p{N}]+/u, '').trim();
+  const t = s.replace(/[*_`]/g, '');
+  let i = 0;
+  for (const ch of t) {
+    const cp = ch.codePointAt(0)!;
+    const ascii = (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122);
+    const letterish = (cp >= 0xc0 && cp < 0x2000) || (cp >= 0x3040 && cp < 0xfe00) || (cp >= 0xff00 && cp < 0x1f000);
+    if (ascii || letterish) break;
+    i += ch.length;
+  }
+  return t.slice(i).trim();
 }

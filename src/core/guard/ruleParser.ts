@@ -38,7 +38,7 @@ export function adrIdOf(note: Pick<AdrSource, 'frontmatter'>, relPath: string): 
 export function isActiveStatus(status: string | undefined, note?: Pick<AdrSource, 'frontmatter'>): boolean {
   if (note && (note.frontmatter.superseded_by || note.frontmatter.supersededBy)) return false;
   if (!status) return true;
-  const first = status.toLowerCase().match(/[\p{L}]+/u)?.[0] ?? '';
+  const first = status.toLowerCase().match(/[a-z]+/)?.[0] ?? ''; // the inactive words are ASCII
   return !INACTIVE.has(first);
 }
 
