@@ -14,7 +14,11 @@ export const hookCommand: Command = {
     const base = { cwd: io.cwd, env: io.env, vault, strict: !!values.strict };
     let outcome;
     if (which === 'pre-commit') outcome = await runPreCommitHook(base);
-    else if (which === 'stop') outcome = await runStopHook(await readAll(io.stdin).catch(() => ''), base);
+    else if (which === 'stop') {
+      // Claude Code pipes the event JSON; run by hand from a terminal there is nothing to wait for.
+      const tty = (io.stdin as { isTTY?: boolean }).isTTY;
+      outcome = await runStopHook(tty ? '' : await readAll(io.stdin).catch(() => ''), base);
+    }
     else throw new K0Error('INVALID_ARGUMENT', `unknown hook '${which ?? ''}' (expected pre-commit or stop)`);
     if (outcome.stdout) io.stdout.write(outcome.stdout);
     if (outcome.stderr) io.stderr.write(outcome.stderr);

@@ -44,6 +44,14 @@ test('a real git commit is blocked by the installed hook and goes through after 
     const ok = spawnSync('git', ['commit', '-m', 'fixed'], { cwd: r.root, encoding: 'utf8' });
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(r.git('rev-list', '--count', 'HEAD').trim(), '2');
+
+    // `git commit -a` and `git commit -- path` use a temporary index (GIT_INDEX_FILE): the hook sees exactly it.
+    r.write('src/ok.ts', 'export const ok = eval("1");\n');
+    assert.notEqual(spawnSync('git', ['commit', '-am', 'sneaky'], { cwd: r.root }).status, 0);
+    r.write('src/clean.ts', 'export const clean = 1;\n');
+    r.git('add', 'src/clean.ts');
+    const partial = spawnSync('git', ['commit', '-m', 'clean only', '--', 'src/clean.ts'], { cwd: r.root, encoding: 'utf8' });
+    assert.equal(partial.status, 0, 'an unstaged violation elsewhere does not block a clean partial commit: ' + partial.stderr);
   } finally {
     r.dispose();
   }
