@@ -26,7 +26,8 @@ const entries = [
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
   { in: 'webview/main.ts', out: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife',
     target: 'es2022', sourcemap: !production, minify: production, logLevel: 'warning' },
-  { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon },
+  // mocha's optional parallel runner uses require.resolve on its own files; we never run it in parallel.
+  { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
 ];
 
 // WASM files the bundles load at run time: [source, destination file name in dist/].
@@ -34,8 +35,11 @@ const assets = [
   ['node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'node-sqlite3-wasm.wasm'],
 ];
 const treeSitterDir = 'node_modules/@vscode/tree-sitter-wasm/wasm';
-if (existsSync(treeSitterDir)) {
-  for (const f of readdirSync(treeSitterDir)) if (f.endsWith('.wasm')) assets.push([join(treeSitterDir, f), f]);
+// Only the runtime and the grammars the guard classifies with (src/core/guard/languages.ts): the package ships
+// ~7 MB less than with every grammar @vscode/tree-sitter-wasm carries.
+const GRAMMARS = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'cpp', 'c-sharp', 'java'];
+for (const f of ['tree-sitter.wasm', ...GRAMMARS.map((g) => `tree-sitter-${g}.wasm`)]) {
+  if (existsSync(join(treeSitterDir, f))) assets.push([join(treeSitterDir, f), f]);
 }
 // onnxruntime-web loads its WASM glue (.mjs) and binary from beside the embedding worker bundle.
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) assets.push([`node_modules/onnxruntime-web/dist/${f}`, f]);
