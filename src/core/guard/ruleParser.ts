@@ -96,7 +96,8 @@ function parseSection(
     const word = keyed[1].toLowerCase();
     if (word === 'deny' || word === 'warn' || word === 'require') {
       pending = { line: fileLine, indent, kind: word, rest: keyed[2], ordinal: ++counter.n, modifiers: [] };
-    } else {
+    } else if (/^[A-Za-z][\w-]*\s*:(\s|$)/.test(body)) {
+      // `word: …` reads as a rule attempt; `https://…` or `12:30` do not.
       diag(out, 'rule.unknown-kind', `unknown rule kind '${keyed[1]}' (expected deny, warn or require)`, fileLine);
     }
   }

@@ -58,6 +58,8 @@ test('malformed rules become diagnostics at the ADR line, never exceptions', () 
     '- deny: /(a)\\1/', // 14: backreference refused by RE2
     '- warn: `fine` | lang: klingon', // 15
     '- deny: /x/g', // 16: bad flag
+    '- https://example.com/adr-guidance', // 17: a link, not a rule attempt
+    '- deny:`tight`', // 18: no space after the colon is fine for a kind
   ].join('\n');
   const a = parseAdrRules(md, 'adr.md', validateRegex);
   const byLine = new Map(a.diagnostics.map((d) => [d.line, d.code]));
@@ -70,7 +72,9 @@ test('malformed rules become diagnostics at the ADR line, never exceptions', () 
   assert.equal(byLine.get(14), 'rule.bad-regex');
   assert.equal(byLine.get(15), 'rule.bad-modifier');
   assert.equal(byLine.get(16), 'rule.bad-regex');
-  assert.deepEqual(a.rules.map((r) => r.pattern.source), ['ok', 'fine']);
+  assert.equal(byLine.get(17), undefined);
+  assert.equal(a.diagnostics.length, 9);
+  assert.deepEqual(a.rules.map((r) => r.pattern.source), ['ok', 'fine', 'tight']);
   assert.equal(a.rules[0].id, 'adr#5', 'ids count deny/warn/require items, so a broken sibling does not renumber');
 });
 
