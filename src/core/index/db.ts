@@ -166,6 +166,16 @@ export class IndexDb {
     }
   }
 
+  /** Changes whenever any process writes the index (mtime in ns + size): a cheap "anything new?" check. */
+  fileStamp(): string {
+    try {
+      const st = statSync(this.path, { bigint: true });
+      return `${st.mtimeNs}:${st.size}`;
+    } catch {
+      return '';
+    }
+  }
+
   close(): void {
     if (this.db.isOpen) this.db.close();
   }

@@ -60,6 +60,8 @@ const utf8Lenient = new TextDecoder('utf-8');
 export class IncrementalScanner {
   private known: Map<string, Known> | undefined;
   private knownGeneration = -1;
+  /** The index file's mtime+size when `knownGeneration` was read: while it holds, no process wrote anything. */
+  private knownStamp = '';
 
   constructor(
     private readonly idx: IndexDb,
@@ -162,7 +164,9 @@ export class IncrementalScanner {
     }
     commit();
 
-    const gone = [...known.keys()].filter((p) => !seen.has(p));
+    // Every file seen is in `known` by now, so equal sizes mean nothing was deleted (no O(n) key walk then).
+    const gone = known.size === seen.size ? [] : [...known.keys()].filter((p) => !seen.has(p));
+    const pendingWrites = report.added + report.modified + report.touched + gone.length > 0;
     if (gone.length) {
       this.idx.write(() => {
         const w = new DocumentWriter(this.idx);
@@ -182,7 +186,10 @@ export class IncrementalScanner {
     if (report.added || report.modified || report.deleted) {
       resolveLinks(this.idx);
     }
-    this.knownGeneration = this.generation();
+    if (pendingWrites) {
+      this.knownStamp = this.idx.fileStamp();
+      this.knownGeneration = this.generation();
+    }
     report.total = known.size;
     report.durationMs = performance.now() - t0;
     opts.onProgress?.({ done: files.length, total: files.length });
@@ -199,6 +206,10 @@ export class IncrementalScanner {
   }
 
   private warm(): Map<string, Known> {
+    // A stat of the index file answers "did anyone write?" without a query (and its lock round trip).
+    const stamp = this.idx.fileStamp();
+    if (this.known && stamp === this.knownStamp) return this.known;
+    this.knownStamp = stamp;
     const gen = this.generation();
     if (this.known && gen === this.knownGeneration) return this.known;
     const map = new Map<string, Known>();
