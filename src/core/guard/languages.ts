@@ -23,7 +23,8 @@ const LANGS: Record<string, LanguageInfo> = {
   python: { id: 'python', grammar: 'python', ...HASH },
   go: { id: 'go', grammar: 'go', ...C_LIKE },
   rust: { id: 'rust', grammar: 'rust', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"'] },
-  c: { id: 'c', grammar: 'c', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] },
+  // No C grammar ships in @vscode/tree-sitter-wasm; the C++ one classifies C comments and strings the same.
+  c: { id: 'c', grammar: 'cpp', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] },
   cpp: { id: 'cpp', grammar: 'cpp', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] },
   java: { id: 'java', grammar: 'java', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] },
   csharp: { id: 'csharp', grammar: 'c-sharp', lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] },
