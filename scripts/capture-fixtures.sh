@@ -451,6 +451,136 @@ test('collapses whitespace runs', () => {
 EOF
 run node-test-failure "$SRC/nodeapp" node --test test/
 
+# ---------------------------------------------------------------- more error families (one real log each)
+cargo_new config
+cat >"$SRC/config/src/main.rs" <<'EOF'
+use std::collections::HashMap;
+
+fn port(settings: &HashMap<&str, &str>) -> u16 {
+    settings.get("port").unwrap().parse().unwrap()
+}
+
+fn main() {
+    let mut s = HashMap::new();
+    s.insert("host", "localhost");
+    println!("{}", port(&s));
+}
+EOF
+(cd "$SRC/config" && cargo build -q --color never >/dev/null 2>&1)
+run rust-unwrap-none-panic "$SRC/config" env RUST_BACKTRACE=0 cargo run -q --color never
+
+mkdir -p "$SRC/pyshop/shop"
+cat >"$SRC/pyshop/shop/export.py" <<'EOF'
+import yaml_exporter_v2  # renamed package, old name still imported here
+
+
+def export(rows):
+    return yaml_exporter_v2.dump(rows)
+EOF
+cat >"$SRC/pyshop/export_main.py" <<'EOF'
+from shop.export import export
+
+print(export([{"sku": "A1"}]))
+EOF
+run python-module-not-found "$SRC/pyshop" python3 export_main.py
+
+cat >"$SRC/nodeapp/src/report.js" <<'EOF'
+const users = require('./users');
+
+function buildReport(rows) {
+  // users exports { listNames }, not a default function
+  return users(rows).join(', ');
+}
+
+console.log(buildReport([{ profile: { name: 'ada' } }]));
+EOF
+run node-not-a-function "$SRC/nodeapp" node src/report.js
+
+cat >"$SRC/tsapp/src/lookup.ts" <<'EOF'
+import { User, findUser } from './model';
+
+export function emailOf(users: User[], id: number): string {
+  const u = findUser(users, id);
+  return u.email.toLowerCase();
+}
+EOF
+rm -f "$SRC/tsapp/src/service.ts"
+run ts-possibly-undefined "$SRC/tsapp" "$ROOT/node_modules/.bin/tsc" -p . --pretty false
+
+mkdir -p "$SRC/cppq/src"
+cat >"$SRC/cppq/src/ring.cpp" <<'EOF'
+#include <cstdio>
+
+int sum_last(const int* xs, int n) {
+  int total = 0;
+  for (int i = 0; i <= n; i++) total += xs[i];  // off by one: reads xs[n]
+  return total;
+}
+
+int main() {
+  int* xs = new int[4]{1, 2, 3, 4};
+  std::printf("%d\n", sum_last(xs, 4));
+  delete[] xs;
+  return 0;
+}
+EOF
+(cd "$SRC/cppq" && g++ -g -O0 -fsanitize=address -fno-omit-frame-pointer src/ring.cpp -o ring) >/dev/null 2>&1
+run cpp-asan-heap-buffer-overflow "$SRC/cppq" ./ring
+
+cat >"$SRC/cppq/src/shapes.cpp" <<'EOF'
+#include <string>
+#include <vector>
+
+struct Shape { std::string name; double area; };
+
+double total_area(const std::vector<Shape>& shapes) {
+  double t = 0;
+  for (const auto& s : shapes) t += s.area;
+  return t;
+}
+
+int main() {
+  std::vector<Shape*> shapes;
+  return total_area(shapes) > 0;
+}
+EOF
+run cpp-type-mismatch "$SRC/cppq" g++ -c src/shapes.cpp -o /dev/null
+
+if command -v go >/dev/null; then
+  mkdir -p "$SRC/gopipe/cmd/nilptr" "$SRC/gopipe/store"
+  cat >"$SRC/gopipe/store/store.go" <<'EOF'
+package store
+
+type Conn struct{ Addr string }
+
+type Store struct{ conn *Conn }
+
+func Open(addr string) (*Store, error) {
+	if addr == "" {
+		return nil, nil // bug: no error for an empty address
+	}
+	return &Store{conn: &Conn{Addr: addr}}, nil
+}
+
+func (s *Store) Addr() string { return s.conn.Addr }
+EOF
+  cat >"$SRC/gopipe/cmd/nilptr/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+
+	"example.com/gopipe/store"
+)
+
+func main() {
+	s, _ := store.Open("")
+	fmt.Println(s.Addr())
+}
+EOF
+  run go-nil-pointer "$SRC/gopipe" go run ./cmd/nilptr
+fi
+
 # ---------------------------------------------------------------- long logs with one buried error
 # A real C build of 1,100 generated translation units via make -k: every progress line is real output, a few
 # real -Wall warnings add noise, and translation unit 0551 has one real compile error.

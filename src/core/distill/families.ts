@@ -135,6 +135,24 @@ export const ERROR_FAMILIES: ErrorFamily[] = [
     tags: ['c', 'cpp', 'compile-error'],
   },
   {
+    id: 'cpp-type-mismatch',
+    title: 'C++ argument type mismatch',
+    runtimes: ['c-cpp'],
+    match: { codes: ['type-mismatch', 'no-matching-function'] },
+    rootCause: 'A value of one type is passed or bound where another is declared (e.g. `std::vector<Shape*>` where `const std::vector<Shape>&` is expected): the container or pointer-ness differs along the call chain.',
+    diagnosticSteps: [
+      'Read both types in the message and the `note: in passing argument N` / candidate lines that follow it.',
+      'Decide which side is right: the declared parameter type or the caller\'s value.',
+      'For templates and overloads, read the first candidate\'s "no known conversion" line.',
+    ],
+    fixPattern: [
+      'Change the parameter to what callers really hold (`const std::vector<Shape*>&`, or a template / `std::span`).',
+      'Or convert explicitly at the call site (build the right container, dereference), not with a cast.',
+    ],
+    verify: ['Recompile the translation unit; run the tests that cover the function.'],
+    tags: ['cpp', 'types', 'compile-error'],
+  },
+  {
     id: 'c-link-error',
     title: 'Undefined reference at link time',
     runtimes: ['c-cpp'],

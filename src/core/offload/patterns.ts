@@ -80,7 +80,7 @@ export function cCompilerCode(message: string): string {
   if (/undeclared|was not declared in this scope|use of undeclared identifier/.test(message)) return 'undeclared-identifier';
   if (/no matching function for call/.test(message)) return 'no-matching-function';
   if (/has no member named|no member named/.test(message)) return 'no-such-member';
-  if (/incompatible (pointer )?type|cannot convert|invalid conversion/.test(message)) return 'type-mismatch';
+  if (/incompatible (pointer )?type|cannot convert|invalid conversion|invalid initialization of (non-const )?reference/.test(message)) return 'type-mismatch';
   if (/^expected /.test(message)) return 'syntax-error';
   if (/No such file or directory/.test(message)) return 'missing-include';
   return 'cc-error';

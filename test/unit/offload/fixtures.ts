@@ -26,6 +26,13 @@ export const EXPECTED: { file: string; runtime: Runtime; code: string; root?: st
   { file: 'rust-cargo-test-failure.log', runtime: 'rust', code: 'assertion-failed', root: 'src/lib.rs:17', family: 'test-assertion-failure' },
   { file: 'go-test-failure.log', runtime: 'go', code: 'test-failure', root: 'quota_test.go:7', family: 'test-assertion-failure' },
   { file: 'node-test-failure.log', runtime: 'javascript', code: 'AssertionError', root: 'nodeapp/test/slug.test.js:10', family: 'test-assertion-failure' },
+  { file: 'rust-unwrap-none-panic.log', runtime: 'rust', code: 'panic', root: 'src/main.rs:4', family: 'rust-unwrap-on-none' },
+  { file: 'python-module-not-found.log', runtime: 'python', code: 'ModuleNotFoundError', root: 'pyshop/shop/export.py:1', family: 'python-module-not-found' },
+  { file: 'node-not-a-function.log', runtime: 'javascript', code: 'TypeError', root: 'nodeapp/src/report.js:5', family: 'js-not-a-function' },
+  { file: 'ts-possibly-undefined.log', runtime: 'typescript', code: 'TS18048', root: 'src/lookup.ts:5', family: 'ts-possibly-undefined' },
+  { file: 'cpp-asan-heap-buffer-overflow.log', runtime: 'c-cpp', code: 'heap-buffer-overflow', root: 'src/ring.cpp:5', family: 'buffer-overflow' },
+  { file: 'cpp-type-mismatch.log', runtime: 'c-cpp', code: 'type-mismatch', root: 'src/shapes.cpp:14', family: 'cpp-type-mismatch' },
+  { file: 'go-nil-pointer.log', runtime: 'go', code: 'panic', root: 'gopipe/store/store.go:14', family: 'go-nil-pointer' },
   { file: 'long-c-build-buried-error.log', runtime: 'c-cpp', code: 'undeclared-identifier', root: 'src/mod_0551.c:7', family: 'c-undeclared-identifier' },
   { file: 'long-pytest-one-failure.log', runtime: 'python', code: 'AssertionError', root: 'tests/test_rates.py:9', family: 'test-assertion-failure' },
 ];
