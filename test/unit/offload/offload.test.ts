@@ -212,3 +212,14 @@ test('a C compile error in a non-C file does not claim the C/C++ runtime', () =>
   assert.equal(a.primary?.code, 'cc-error');
   assert.equal(a.runtime, 'unknown');
 });
+
+test('CRLF line endings and \\r progress redraws analyse like plain lines', () => {
+  const crlf = fixture('rust-e0502-borrow-conflict.log').replace(/\n/g, '\r\n');
+  const a = analyzeText(crlf);
+  assert.equal(a.primary?.code, 'E0502');
+  assert.equal(formatLocation(a.primary?.location), 'src/stock.rs:9:9');
+  const progress = 'Downloading 10%\rDownloading 55%\rerror[E0382]: borrow of moved value: `x`\n  --> src/a.rs:2:3\n';
+  const b = analyzeText(progress);
+  assert.equal(b.primary?.code, 'E0382');
+  assert.equal(formatLocation(b.primary?.location), 'src/a.rs:2:3');
+});
