@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
+import { currentCliCommand, launcherScript } from '../install/launcher';
 
 /**
  * Installs the pre-commit guard and the Claude Code Stop hook without clobbering anything:
@@ -63,31 +64,20 @@ function writeState(root: string, s: State): void {
   writeFileSync(p, JSON.stringify(s, null, 2) + '\n');
 }
 
-export function defaultCommand(): string {
-  const script = process.argv[1] ?? '';
-  if (/(^|[\\/])cli\.m?js$/.test(script)) return `"${process.execPath}" "${resolve(script)}"`;
-  return 'k0maru';
-}
+/** How to run k0maru from a hook: this process's bundled CLI when that is what runs, else `k0maru`. */
+export const defaultCommand = (): string => currentCliCommand();
 
-export function launcherScript(command: string): string {
-  return `#!/bin/sh
-# Written by \`k0maru hooks install\`. Finds k0maru the same way on every machine and in a fresh checkout:
-# $K0MARU_BIN, the project's node_modules, the CLI recorded at install time, then k0maru on PATH.
-# When none is found the guard is skipped with a warning (it never blocks work because it is not installed).
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-if [ -n "$K0MARU_BIN" ]; then exec $K0MARU_BIN hook "$@"; fi
-if [ -x "$root/node_modules/.bin/k0maru" ]; then exec "$root/node_modules/.bin/k0maru" hook "$@"; fi
-${command === 'k0maru' ? '' : `if ${installedTest(command)}; then exec ${command} hook "$@"; fi\n`}if command -v k0maru >/dev/null 2>&1; then exec k0maru hook "$@"; fi
-echo "k0maru: not found (set K0MARU_BIN or npm i -D k0maru-agent-memory); Living ADR Guard skipped" >&2
-exit 0
-`;
-}
-
-/** `[ -f "/abs/cli.js" ]` for a `"node" "cli.js"` command, so a stale absolute path falls through. */
-function installedTest(command: string): string {
-  const parts = command.match(/"[^"]*"|\S+/g) ?? [];
-  const last = parts[parts.length - 1] ?? '';
-  return `[ -f ${last.startsWith('"') ? last : `"${last}"`} ]`;
+/**
+ * The committed hook launcher (see src/core/install/launcher.ts for how it finds k0maru). When k0maru is nowhere
+ * to be found the guard is skipped with a warning: it never blocks work merely because it is not installed.
+ */
+export function hookLauncherScript(command: string): string {
+  return launcherScript({
+    command,
+    subcommand: 'hook',
+    passVault: false,
+    whenMissing: 'echo "k0maru: not found (set K0MARU_BIN or npm i -D k0maru-agent-memory); Living ADR Guard skipped" >&2\nexit 0',
+  });
 }
 
 function gitHooksDir(root: string): string {
@@ -132,7 +122,7 @@ export function installHooks(projectRoot: string, opts: InstallOptions = {}): In
   const pre = opts.git !== false ? preCommitTarget(root) : undefined;
   if (pre?.target === 'pre-commit-framework') addPreCommitFrameworkHook(readFileSync(pre.file, 'utf8'));
   try {
-    put(join(root, LAUNCHER_REL), () => launcherScript(opts.command ?? defaultCommand()), 0o755);
+    put(join(root, LAUNCHER_REL), () => hookLauncherScript(opts.command ?? defaultCommand()), 0o755);
     if (pre) {
       report.target = pre.target;
       if (pre.target === 'pre-commit-framework') put(pre.file, (cur) => addPreCommitFrameworkHook(cur ?? ''));
