@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Small seeded PRNG (mulberry32) so every run generates the same vault. */
@@ -24,6 +24,29 @@ const WORDS = (
 ).split(' ');
 const SYMBOLS = ['SQLITE_BUSY', 'E0502', 'E0382', 'TS2339', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'KeyError', 'OOMKilled', 'EADDRINUSE', 'max_connections', 'statement_timeout', 'MaxConns'];
 
+/**
+ * Word frequencies of real developer prose: read from the ADR corpus in ../shared when it is there (so sampled
+ * text follows its Zipf distribution — a few very common words, a long tail of rare ones, as in real notes),
+ * else a fixed list. A tiny uniform vocabulary would make every word match half of all chunks, which no real
+ * vault does.
+ */
+function corpusVocabulary(): { words: string[]; cumulative: number[] } | undefined {
+  const dir = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault');
+  if (!existsSync(dir)) return undefined;
+  const counts = new Map<string, number>();
+  const visit = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) visit(p);
+      else if (name.endsWith('.md')) for (const w of readFileSync(p, 'utf8').toLowerCase().match(/[a-z][a-z0-9_-]{1,24}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  };
+  visit(dir);
+  const words = [...counts.entries()].filter(([, c]) => c >= 2).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  let acc = 0;
+  return { words: words.map(([w]) => w), cumulative: words.map(([, c]) => (acc += c)) };
+}
+
 export interface GeneratedVault {
   notesRoot: string;
   names: string[];
@@ -34,8 +57,22 @@ export interface GeneratedVault {
 export function generateVault(notesRoot: string, n: number, seed = 42): GeneratedVault {
   const r = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const vocab = corpusVocabulary();
+  const total = vocab ? vocab.cumulative[vocab.cumulative.length - 1] : 0;
+  const prose = (): string => {
+    if (!vocab) return pick(WORDS);
+    const x = r() * total;
+    let lo = 0;
+    let hi = vocab.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (vocab.cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocab.words[lo];
+  };
   const sentence = (len: number) => {
-    const w = Array.from({ length: len }, () => (r() < 0.03 ? pick(SYMBOLS) : pick(WORDS)));
+    const w = Array.from({ length: len }, () => (r() < 0.03 ? pick(SYMBOLS) : r() < 0.15 ? pick(WORDS) : prose()));
     return w[0][0].toUpperCase() + w.join(' ').slice(1) + '.';
   };
   const names: string[] = [];
@@ -73,6 +110,9 @@ export function generateVault(notesRoot: string, n: number, seed = 42): Generate
     ].join('\n');
     writeFileSync(join(notesRoot, folder, `${names[i]}.md`), body);
   }
-  const queries = Array.from({ length: 200 }, (_, i) => (i % 5 === 0 ? pick(SYMBOLS) : `${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`));
+  // Queries: exact symbols, and 2–4 content words drawn like the text (so common words do show up in queries).
+  const queries = Array.from({ length: 200 }, (_, i) =>
+    i % 5 === 0 ? pick(SYMBOLS) : Array.from({ length: 2 + (i % 3) }, () => (r() < 0.5 ? pick(WORDS) : prose())).join(' '),
+  );
   return { notesRoot, names, queries };
 }
