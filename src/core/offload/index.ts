@@ -6,6 +6,6 @@ export { stripAnsi, visibleLine } from './ansi';
 export { isLibraryPath } from './frames';
 export { renderMermaid, MAX_DIAGRAM_LINES } from './mermaid';
 export { validateNodeId, findNodeFile, NODE_ID_RE, LEDGER_FILE, type LedgerEntry } from './store';
-export { countTokensSafe } from './tokenTally';
+export { countTokensSafe } from '../tokens/tally';
 export { formatLocation, type LogAnalysis, type LogError, type Location, type Runtime, type Phase, type ErrorKind } from './types';
 export { summarizeLedger, type LedgerSummary } from './ledger';

@@ -9,7 +9,7 @@ import { LogAnalyzer } from './analyzer';
 import { visibleLine } from './ansi';
 import { renderMermaid } from './mermaid';
 import { appendLedger, findNodeFile, sanitizeTaskName, type LedgerEntry } from './store';
-import { countTokensSafe, TokenTally } from './tokenTally';
+import { countTokensSafe, TokenTally } from '../tokens/tally';
 import { formatLocation, type LogAnalysis } from './types';
 
 /** `k0maru offload` passes logs of up to 50 lines through; the MCP tool's contract says "more than 30 lines". */

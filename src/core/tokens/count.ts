@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { countTokensSafe, SLICE } from './tally';
 
 /**
  * Token counts everywhere in the product (loadout budget, offload reduction, GC reports, scoreboard) use one
@@ -23,8 +24,31 @@ function load(): Counter {
   return (require(path) as { countTokens: Counter }).countTokens;
 }
 
-export function countTokens(text: string): number {
+/** The tokenizer as it is: exact, but quadratic in the length of one pre-token (see tally.ts). */
+export function countTokensRaw(text: string): number {
   if (!text) return 0;
   counter ??= load();
   return counter(text);
+}
+
+/**
+ * Token count of any text. Texts whose lines are all short (every real prompt, note and loadout) are counted
+ * exactly in one call; a text with a line longer than 1,024 characters (minified code, base64, binary junk) is
+ * counted line by line with long lines in slices, which over-counts by at most one token per slice but never
+ * takes minutes.
+ */
+export function countTokens(text: string): number {
+  if (!text) return 0;
+  return hasLongLine(text) ? countTokensSafe(text) : countTokensRaw(text);
+}
+
+function hasLongLine(text: string): boolean {
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    if (end - start > SLICE) return true;
+    if (nl < 0) return false;
+    start = nl + 1;
+  }
 }

@@ -1,4 +1,4 @@
-import { countTokens } from '../tokens/count';
+import { countTokensRaw } from './count';
 
 /**
  * Counts o200k tokens of a text that arrives line by line, without ever holding it whole.
@@ -10,7 +10,7 @@ import { countTokens } from '../tokens/count';
  * SLICE characters is counted in slices, which over-counts by at most one token per slice.
  */
 const BATCH_CHARS = 64 * 1024;
-const SLICE = 1024;
+export const SLICE = 1024;
 
 export class TokenTally {
   private batch: string[] = [];
@@ -43,7 +43,7 @@ export class TokenTally {
 
   private flush(): void {
     if (!this.batch.length) return;
-    this.total += countTokens(this.batch.join(''));
+    this.total += countTokensRaw(this.batch.join(''));
     this.batch = [];
     this.batchChars = 0;
   }
@@ -51,7 +51,7 @@ export class TokenTally {
 
 function countLongText(text: string): number {
   let n = 0;
-  for (let i = 0; i < text.length; i += SLICE) n += countTokens(text.slice(i, i + SLICE));
+  for (let i = 0; i < text.length; i += SLICE) n += countTokensRaw(text.slice(i, i + SLICE));
   return n;
 }
 
