@@ -1,7 +1,5 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
-import { createFileExclusive, writeFileAtomic } from '../fsutil/atomicWrite';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { createFileExclusive, writeFileAtomic, writeTempSibling } from '../fsutil/atomicWrite';
 import { K0Error } from '../errors';
 
 /** Test hook: called before each commit step; throwing there must leave the vault exactly as it was. */
@@ -64,22 +62,7 @@ export function commitFiles(plan: CommitPlan): boolean {
   }
 }
 
-function writeTemp(target: string, text: string): string {
-  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    const buf = Buffer.from(text, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  return tmp;
-}
+const writeTemp = (target: string, text: string): string => writeTempSibling(target, text);
 
 function cleanup(temps: string[]): void {
   for (const t of temps) rmSync(t, { force: true });

@@ -3,14 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes a file so that readers see either the old bytes or the new bytes, never a half-written file:
- * write a sibling temp file, fsync it, rename over the target. A process killed mid-write leaves at most
- * a `.<name>.<random>.tmp` file behind, which the scanner ignores.
+ * Writes `data` to a new, fsynced temp file beside `target` (`.<name>.<random>.tmp`, which the scanner ignores)
+ * and returns its path. The building block of every atomic write: the caller renames or links it into place.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const dir = dirname(path);
+export function writeTempSibling(target: string, data: string | Uint8Array): string {
+  const dir = dirname(target);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -23,6 +22,16 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     throw err;
   }
   closeSync(fd);
+  return tmp;
+}
+
+/**
+ * Writes a file so that readers see either the old bytes or the new bytes, never a half-written file:
+ * write a sibling temp file, fsync it, rename over the target. A process killed mid-write leaves at most
+ * a temp file behind.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = writeTempSibling(path, data);
   try {
     renameSync(tmp, path);
   } catch (err) {
@@ -32,23 +41,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
 }
 
 /**
- * Creates a file only if nothing is at `path` yet (O_EXCL semantics via link), atomically.
- * Returns false when the path was taken by someone else in the meantime.
+ * Creates a file only if nothing is at `path` yet, atomically (a hard link fails with EEXIST when the name is
+ * taken). Returns false when someone else created it first.
  */
 export function createFileExclusive(path: string, data: string): boolean {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
+  const tmp = writeTempSibling(path, data);
   try {
-    const buf = Buffer.from(data, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    // linkSync fails with EEXIST when the target exists: that is the exclusivity we need.
     linkSync(tmp, path);
     return true;
   } catch (err) {

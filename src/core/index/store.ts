@@ -20,7 +20,7 @@ export interface DocumentRecord {
 export class DocumentWriter {
   private readonly stmts;
   private readonly ftsWatermark: number;
-  constructor(private readonly idx: IndexDb) {
+  constructor(idx: IndexDb) {
     this.stmts = {
       findDoc: idx.prepare('SELECT id FROM documents WHERE path = ?'),
       deleteFts: idx.prepare('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)'),
