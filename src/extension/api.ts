@@ -1,4 +1,7 @@
+import type * as vscode from 'vscode';
 import type { ScanReport } from '../core/scan/scanner';
+import type { McpLaunch, McpRegistration } from './mcpRegistration';
+import type { NodeSnapshot } from './views/listTree';
 
 /**
  * What the index looks like from the editor. `no-vault`: the workspace has no `.k0maru` folder (activated by a
@@ -35,4 +38,17 @@ export interface K0maruApi {
   reindex(): Promise<ScanReport>;
   /** Resolves once no scan is running or waiting (debounced saves included). */
   whenIdle(): Promise<void>;
+  /** The editor's guard: check one file now (returns what it published), or wait for pending checks. */
+  readonly guard: {
+    check(uri: vscode.Uri): Promise<vscode.Diagnostic[]>;
+    whenIdle(): Promise<void>;
+  };
+  /** What the sidebar's trees hold right now. */
+  readonly views: {
+    architecture(): Promise<NodeSnapshot[]>;
+    memory(): Promise<NodeSnapshot[]>;
+    offloads(): Promise<NodeSnapshot[]>;
+  };
+  /** How (and whether) the MCP server was registered with the host, and the command line it runs. */
+  mcp(): { registration: McpRegistration; launch?: McpLaunch };
 }

@@ -1,60 +1,135 @@
 import * as vscode from 'vscode';
 import { statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ScanReport } from '../core/scan/scanner';
 import type { K0maruApi, IndexState } from './api';
-import { IndexController } from './indexController';
+import type { CommandHost } from './commandHost';
+import { registerCommands } from './commands';
+import { readSettings } from './settings';
 import { createStatusBar, renderStatus, SHOW_LOG_COMMAND } from './statusBar';
+import { VaultSession } from './vaultSession';
+import { ListTree } from './views/listTree';
+import { buildArchitecture, buildMemory, buildOffloads } from './views/vaultViews';
 
 // Only vscode, node built-ins and the small modules above load with the extension: the core (SQLite, markdown-it,
-// the hasher) is imported inside IndexController on the first scan, so activate() stays in the low milliseconds.
+// the guard engine, the hasher) is required from dist/extensionCore.js on first use, so activate() stays in the
+// low milliseconds.
 
 export const REINDEX_COMMAND = 'k0maru.reindex';
 const K0_DIR = '.k0maru';
+declare const __K0MARU_VERSION__: string;
 
 export function activate(context: vscode.ExtensionContext): K0maruApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('K0maru', { log: true });
   context.subscriptions.push(log);
-  let controller: IndexController | undefined;
+  let session: VaultSession | undefined;
   let noVault: IndexState = { kind: 'no-vault' };
+  const status = createStatusBar();
+  context.subscriptions.push(status.item);
+  const version = typeof __K0MARU_VERSION__ === 'string' ? __K0MARU_VERSION__ : '0.0.0';
+
+  const onError = (what: string) => (err: unknown) => log.error(`${what}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  const ready = () => (session && vscode.workspace.isTrusted ? session : undefined);
+  const architecture = new ListTree(async () => {
+    const s = ready();
+    return s ? buildArchitecture((await s.controller.whenIdle(), s.controller.project()), await s.rules.adrs()) : [];
+  }, onError('Architecture view'));
+  const memory = new ListTree(async () => {
+    const s = ready();
+    return s ? buildMemory((await s.controller.whenIdle(), s.controller.project())) : [];
+  }, onError('Memory view'));
+  const offloads = new ListTree(async () => {
+    const s = ready();
+    return s ? buildOffloads(s.paths().refsDir) : [];
+  }, onError('Offloads view'));
+  const trees = { architecture, memory, offloads };
+
+  const openVault = (root: string) => {
+    session?.dispose();
+    session = new VaultSession(root, {
+      log,
+      extensionPath: context.extensionPath,
+      version,
+      settings: readSettings,
+      viewsStale: (which) => {
+        if (which === 'index') { memory.refresh(); architecture.refresh(); }
+        else if (which === 'rules') architecture.refresh();
+        else offloads.refresh();
+      },
+    });
+    const s = session;
+    s.controller.onDidChangeState((st) => status.update(st));
+    status.update(vscode.workspace.isTrusted ? s.controller.state : { kind: 'untrusted' });
+    if (!vscode.workspace.isTrusted) context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => status.update(s.controller.state)));
+    void vscode.commands.executeCommand('setContext', 'k0maru.hasVault', true);
+    for (const t of Object.values(trees)) t.refresh();
+  };
+
   try {
-    const root = findProjectRoot();
-    const status = createStatusBar();
-    context.subscriptions.push(status.item);
-    if (root) {
-      controller = new IndexController(root, log);
-      context.subscriptions.push(controller, controller.onDidChangeState((s) => status.update(s)));
-      watchVault(context, controller);
-      if (vscode.workspace.isTrusted) startScan(controller, 'activation');
-      else {
-        status.update({ kind: 'untrusted' });
-        const c = controller;
-        context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => startScan(c, 'trust-granted')));
-      }
-    } else {
+    const root = findProjectRoot(readSettings().vaultPath);
+    if (root) openVault(root);
+    else {
       status.update(noVault);
+      void vscode.commands.executeCommand('setContext', 'k0maru.hasVault', false);
     }
+    const host: CommandHost = {
+      extensionPath: context.extensionPath,
+      log,
+      controller: () => session?.controller,
+      workspaceRoot: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
+      settings: readSettings,
+      refreshViews: () => {
+        for (const t of Object.values(trees)) t.refresh();
+      },
+      vaultCreated: (root) => {
+        if (session?.projectRoot !== root) openVault(root);
+      },
+    };
     context.subscriptions.push(
-      vscode.commands.registerCommand(REINDEX_COMMAND, () => reindexWithProgress(controller, log)),
+      { dispose: () => session?.dispose() },
+      architecture, memory, offloads,
+      vscode.window.registerTreeDataProvider('k0maru.architecture', architecture),
+      vscode.window.registerTreeDataProvider('k0maru.memory', memory),
+      vscode.window.registerTreeDataProvider('k0maru.offloads', offloads),
+      vscode.commands.registerCommand(REINDEX_COMMAND, () => reindexWithProgress(session, log)),
       vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => log.show(true)),
+      vscode.commands.registerCommand('k0maru.refreshViews', () => {
+        for (const t of Object.values(trees)) t.refresh();
+      }),
+      ...registerCommands(host),
     );
   } catch (err) {
     // A broken activation must still leave the log readable and the API usable.
-    log.error(`activation failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    onError('activation failed')(err);
     noVault = { kind: 'error', code: 'INTERNAL', message: `activation failed: ${(err as Error).message}` };
   }
   const activationMs = performance.now() - t0;
-  log.info(`activated in ${activationMs.toFixed(2)} ms${controller ? ` for ${controller.projectRoot}` : ' (no .k0maru folder in the workspace)'}`);
+  log.info(`activated in ${activationMs.toFixed(2)} ms${session ? ` for ${session.projectRoot}` : ' (no .k0maru folder in the workspace)'}`);
 
-  const state = (): IndexState => (controller && vscode.workspace.isTrusted ? controller.state : controller ? { kind: 'untrusted' } : noVault);
+  const state = (): IndexState => (session && vscode.workspace.isTrusted ? session.controller.state : session ? { kind: 'untrusted' } : noVault);
   return {
     activationMs,
-    projectRoot: controller?.projectRoot,
+    get projectRoot() {
+      return session?.projectRoot;
+    },
     state,
     statusBar: () => renderStatus(state()),
-    reindex: () => (controller ? controller.scan('command') : Promise.reject(new Error('no .k0maru folder in this workspace'))),
-    whenIdle: () => controller?.whenIdle() ?? Promise.resolve(),
+    reindex: () => (session ? session.controller.scan('command') : Promise.reject(new Error('no .k0maru folder in this workspace'))),
+    whenIdle: async () => {
+      await session?.controller.whenIdle();
+      await session?.guard.whenIdle();
+    },
+    guard: {
+      check: async (uri) => (session ? [...(await session.guard.check(uri))] : []),
+      whenIdle: async () => session?.guard.whenIdle(),
+    },
+    views: {
+      architecture: () => architecture.snapshot(),
+      memory: () => memory.snapshot(),
+      offloads: () => offloads.snapshot(),
+    },
+    mcp: () => (session ? { registration: session.mcpRegistration, launch: session.mcpLaunch() } : { registration: 'none' }),
   };
 }
 
@@ -62,12 +137,13 @@ export function deactivate(): void {
   // Everything (the index handle included) is released through context.subscriptions.
 }
 
-/** The first workspace folder that holds a `.k0maru` folder. */
-function findProjectRoot(): string | undefined {
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    if (folder.uri.scheme !== 'file') continue;
+/** The folder holding `.k0maru`: the `k0maru.vaultPath` setting, else the first workspace folder that has one. */
+function findProjectRoot(setting: string): string | undefined {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  const candidates = setting ? [isAbsolute(setting) ? setting : join(folders[0]?.uri.fsPath ?? '', setting)] : folders.map((f) => f.uri.fsPath);
+  for (const dir of candidates) {
     try {
-      if (statSync(join(folder.uri.fsPath, K0_DIR)).isDirectory()) return folder.uri.fsPath;
+      if (statSync(join(dir, K0_DIR)).isDirectory()) return dir;
     } catch {
       // no .k0maru here
     }
@@ -75,47 +151,16 @@ function findProjectRoot(): string | undefined {
   return undefined;
 }
 
-function startScan(controller: IndexController, reason: 'activation' | 'trust-granted'): void {
-  // On a later turn: loading the core and opening SQLite must not count against (or block) activation.
-  // Failures are logged and shown by the controller.
-  controller.scheduleScan(reason, 0);
-}
-
-/** Rescans (debounced) when a vault note is saved in the editor or changed on disk by an agent or the CLI. */
-function watchVault(context: vscode.ExtensionContext, controller: IndexController): void {
-  const defaultNotesRoot = join(controller.projectRoot, K0_DIR, 'wiki');
-  const inVault = (uri: vscode.Uri): boolean => {
-    if (uri.scheme !== 'file' || !uri.fsPath.toLowerCase().endsWith('.md')) return false;
-    const root = controller.notesRoot ?? defaultNotesRoot;
-    return uri.fsPath.startsWith(root + sep);
-  };
-  const onChange = (reason: 'save' | 'file-change') => (uri: vscode.Uri) => {
-    if (vscode.workspace.isTrusted && inVault(uri)) controller.scheduleScan(reason);
-  };
-  const onSave = onChange('save');
-  context.subscriptions.push(vscode.workspace.onDidSaveTextDocument((doc) => onSave(doc.uri)));
-
-  // The watcher needs the notes root, which a bound vault moves: create it once the project is open.
-  const sub = controller.onDidChangeState(() => {
-    const root = controller.notesRoot;
-    if (!root) return;
-    sub.dispose();
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*.md'));
-    const onFile = onChange('file-change');
-    context.subscriptions.push(watcher, watcher.onDidCreate(onFile), watcher.onDidChange(onFile), watcher.onDidDelete(onFile));
-  });
-  context.subscriptions.push(sub);
-}
-
-async function reindexWithProgress(controller: IndexController | undefined, log: vscode.LogOutputChannel): Promise<ScanReport | undefined> {
-  if (!controller) {
-    void vscode.window.showErrorMessage('K0maru: this workspace has no .k0maru folder. Run `k0maru init` in a terminal first.');
+async function reindexWithProgress(session: VaultSession | undefined, log: vscode.LogOutputChannel): Promise<ScanReport | undefined> {
+  if (!session) {
+    void vscode.window.showErrorMessage('K0maru: this workspace has no .k0maru folder. Run "K0maru: Init Vault" first.');
     return undefined;
   }
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage('K0maru: trust this workspace to index its notes (Restricted Mode writes nothing).');
     return undefined;
   }
+  const controller = session.controller;
   try {
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'K0maru: indexing notes', cancellable: false },

@@ -1,20 +1,11 @@
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { Project } from '../core/project';
 import type { ScanOptions, ScanReport } from '../core/scan/scanner';
 import type { IndexState, ScanReason } from './api';
+import { loadCore, toK0 } from './coreLoader';
 
 const SAVE_DEBOUNCE_MS = 500;
 
-type Core = typeof import('./core');
-
-/**
- * Loads dist/extensionCore.js, the separate bundle built from ./core.ts. A computed path keeps esbuild from
- * inlining it into dist/extension.js; Node's require cache makes later calls free.
- */
-function loadCore(): Core {
-  return require(join(__dirname, 'extensionCore.js')) as Core;
-}
 
 /**
  * Owns the opened project for one workspace and serialises scans: at most one runs, and any number of requests
@@ -22,7 +13,7 @@ function loadCore(): Core {
  * loaded on the first scan, not at activation, so activate() does not pay for SQLite, markdown-it and the hasher.
  */
 export class IndexController implements vscode.Disposable {
-  private project: Project | undefined;
+  private opened: Project | undefined;
   private current: Promise<ScanReport> | undefined;
   private next: Promise<ScanReport> | undefined;
   private debounce: NodeJS.Timeout | undefined;
@@ -43,7 +34,7 @@ export class IndexController implements vscode.Disposable {
 
   /** Folder of Markdown notes, once the project is open (a bound vault may live outside the workspace). */
   get notesRoot(): string | undefined {
-    return this.project?.paths.notesRoot;
+    return this.opened?.paths.notesRoot;
   }
 
   private setState(s: IndexState): void {
@@ -115,16 +106,21 @@ export class IndexController implements vscode.Disposable {
     }
   }
 
+  /** The opened project (opened now if no scan ran yet): commands hand it to the core use cases. */
+  project(): Project {
+    return this.open();
+  }
+
   private open(): Project {
-    if (this.project) return this.project;
+    if (this.opened) return this.opened;
     const { openProject, pathsForProject } = loadCore();
     // The workspace folder is the project: no walking up and no K0MARU_VAULT from the editor's environment.
-    this.project = openProject({
+    this.opened = openProject({
       paths: pathsForProject(this.projectRoot),
       log: (level, message) => this.log[level](message),
     });
-    this.log.info(`opened vault ${this.project.paths.notesRoot} (index ${this.project.paths.indexPath})`);
-    return this.project;
+    this.log.info(`opened vault ${this.opened.paths.notesRoot} (index ${this.opened.paths.indexPath})`);
+    return this.opened;
   }
 
   private logReport(reason: ScanReason, r: ScanReport): void {
@@ -141,19 +137,10 @@ export class IndexController implements vscode.Disposable {
     this.resolveDebounced?.();
     this.changed.dispose();
     try {
-      this.project?.close();
+      this.opened?.close();
     } catch (err) {
       this.log.warn(`closing the index failed: ${(err as Error).message}`);
     }
-    this.project = undefined;
-  }
-}
-
-/** toK0Error from the core when it loads; a plain shape when the failure was loading the core itself. */
-function toK0(err: unknown): { code: string; message: string } {
-  try {
-    return loadCore().toK0Error(err);
-  } catch {
-    return { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+    this.opened = undefined;
   }
 }

@@ -7,6 +7,8 @@ import { registerIndexTests } from './suite/indexing';
 import { registerPackagedTests } from './suite/packaged';
 import { registerUntrustedTests } from './suite/untrusted';
 import { registerNoVaultTests } from './suite/noVault';
+import { registerGuardTests } from './suite/guardDiagnostics';
+import { registerEditorCommandTests } from './suite/editorCommands';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -24,6 +26,8 @@ export function run(): Promise<void> {
   else if (suite === 'development') {
     registerActivationTests();
     registerIndexTests();
+    registerGuardTests();
+    registerEditorCommandTests();
   } else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));

@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { Project } from '../core/project';
+import { toK0 } from './coreLoader';
+import type { IndexController } from './indexController';
+import type { Settings } from './settings';
+
+/** What the palette commands need from the running extension; no globals, one object passed in. */
+export interface CommandHost {
+  readonly extensionPath: string;
+  readonly log: vscode.LogOutputChannel;
+  /** The controller of the opened vault, or undefined when the workspace has none yet. */
+  controller(): IndexController | undefined;
+  /** The first local workspace folder (where Init creates `.k0maru/`). */
+  workspaceRoot(): string | undefined;
+  settings(): Settings;
+  /** A command changed what the views show (the offload ledger); file watchers would notice too, later. */
+  refreshViews(): void;
+  /** Called after Init created a vault: the extension opens it without a reload. */
+  vaultCreated(root: string): void;
+}
+
+/** Rejects (with a message to the user) when the workspace is untrusted: these commands write. */
+export function requireTrust(what: string): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window.showWarningMessage(`K0maru: ${what} is disabled in Restricted Mode. Trust this workspace to use it.`);
+  return false;
+}
+
+/** The opened project, indexed up to now; undefined (after telling the user) when there is no vault. */
+export async function requireProject(host: CommandHost, what: string): Promise<Project | undefined> {
+  if (!requireTrust(what)) return undefined;
+  const c = host.controller();
+  if (!c) {
+    const pick = await vscode.window.showErrorMessage('K0maru: this workspace has no vault yet.', 'Init Vault');
+    if (pick) await vscode.commands.executeCommand('k0maru.initVault');
+    return undefined;
+  }
+  await c.whenIdle();
+  return c.project();
+}
+
+/** Runs a command body, turning failures into one error message (with the core's error code) and a log line. */
+export async function reportErrors<T>(host: CommandHost, what: string, fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = toK0(err);
+    host.log.error(`${what} failed: ${e.code}: ${e.message}`);
+    void vscode.window.showErrorMessage(`K0maru: ${what} failed: ${e.message}`, 'Open Log').then((c) => {
+      if (c) host.log.show(true);
+    });
+    return undefined;
+  }
+}
+
+/** Opens a file at a 1-based line. */
+export async function openAt(uri: vscode.Uri, line = 1): Promise<vscode.TextEditor> {
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  return vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: false });
+}
+
+/** Shows Markdown in an untitled document (nothing is written to disk). */
+export async function showMarkdown(content: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+/** The active editor's selection, or undefined when empty. */
+export function selectedText(): string | undefined {
+  const e = vscode.window.activeTextEditor;
+  if (!e) return undefined;
+  const text = e.selections.map((s) => e.document.getText(s)).join('\n');
+  return text.trim() ? text : undefined;
+}

@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import { basename, join } from 'node:path';
+import type { FlushResult } from '../core/flush';
+import type { RecallResult } from '../core/search/types';
+import type { Loadout } from '../core/loadout/loadout';
+import type { OffloadResult } from '../core/offload';
+import type { DistillResult } from '../core/distill';
+import type { IntegrationReport } from '../core/install';
+import type { InitReport } from '../core/vault/init';
+import { loadCore } from './coreLoader';
+import { openAt, reportErrors, requireProject, requireTrust, selectedText, showMarkdown, type CommandHost } from './commandHost';
+import { flushDecision } from './flushCommand';
+import type { ViolationInfo } from './guardDiagnostics';
+
+/**
+ * Palette commands. Each calls the same core use case as the CLI and the MCP tool. Every command also takes an
+ * optional argument object that replaces its prompts (keybindings, other extensions, the integration tests).
+ */
+export function registerCommands(host: CommandHost): vscode.Disposable[] {
+  const reg = vscode.commands.registerCommand;
+  return [
+    reg('k0maru.initVault', (args?: { vault?: string }) => initVaultCommand(host, args)),
+    reg('k0maru.installIntegrations', () => installCommand(host)),
+    reg('k0maru.flushDecision', (args?) => flushDecision(host, args)),
+    reg('k0maru.recall', (args?: { query?: string; open?: boolean }) => recallCommand(host, args)),
+    reg('k0maru.showLoadout', () => loadoutCommand(host)),
+    reg('k0maru.offloadSelection', (args?: { text?: string; taskName?: string }) => offloadCommand(host, args)),
+    reg('k0maru.distillSkill', (args?: { text?: string; title?: string; confirm?: boolean }) => distillCommand(host, args)),
+    reg('k0maru.openAdr', (uri: vscode.Uri, line?: number) => openAt(uri, line)),
+    reg('k0maru.showRemediation', (info: ViolationInfo) => showRemediation(info)),
+  ];
+}
+
+async function initVaultCommand(host: CommandHost, args?: { vault?: string }): Promise<InitReport | undefined> {
+  if (!requireTrust('Init Vault')) return undefined;
+  const root = host.workspaceRoot();
+  if (!root) {
+    void vscode.window.showErrorMessage('K0maru: open a folder first; the vault lives in the project folder.');
+    return undefined;
+  }
+  return reportErrors(host, 'Init Vault', async () => {
+    const report = loadCore().initVault({ projectRoot: root, vault: args?.vault });
+    host.log.info(`init: created ${report.created.join(', ') || 'nothing'}; found ${report.found.join(', ') || 'nothing'}`);
+    host.vaultCreated(root);
+    const pick = await Promise.race([
+      vscode.window.showInformationMessage(`K0maru: vault ready in ${report.notesRoot}.`, 'Install Agent Integrations'),
+      // Do not hold the command's promise on a notification nobody answers (tests, automation).
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 50)),
+    ]);
+    if (pick) void vscode.commands.executeCommand('k0maru.installIntegrations');
+    return report;
+  });
+}
+
+async function installCommand(host: CommandHost): Promise<IntegrationReport | undefined> {
+  // Hooks and MCP configs run code on the next commit / agent start: never from an untrusted folder.
+  if (!requireTrust('Install Agent Integrations')) return undefined;
+  const root = host.controller()?.projectRoot ?? host.workspaceRoot();
+  if (!root) return undefined;
+  return reportErrors(host, 'Install Agent Integrations', async () => {
+    // The launcher's recorded fallback: the CLI bundled in this extension, run by `node` from PATH (the extension
+    // host's own executable is Electron or code-server's node, neither a stable path for a git hook).
+    const command = `node "${join(host.extensionPath, 'dist', 'cli.mjs')}"`;
+    const r = loadCore().installIntegrations(root, { command });
+    const changed = [...r.agents.changed, ...(r.hooks ? [`hooks`] : [])];
+    host.log.info(`install: changed ${r.agents.changed.join(', ') || 'nothing'}; kept ${r.agents.kept.join(', ') || 'none'}; ${r.notes.join('; ')}`);
+    void vscode.window.showInformationMessage(`K0maru: agent integrations installed (${changed.join(', ') || 'already up to date'}).${r.notes.length ? ' ' + r.notes.join(' ') : ''}`);
+    return r;
+  });
+}
+
+async function recallCommand(host: CommandHost, args?: { query?: string; open?: boolean }): Promise<RecallResult | undefined> {
+  const project = await requireProject(host, 'Recall');
+  if (!project) return undefined;
+  const query = args?.query ?? (await vscode.window.showInputBox({ title: 'K0maru: Recall', prompt: 'Search the project memory', placeHolder: 'e.g. how do we lock a payment?' }));
+  if (!query?.trim()) return undefined;
+  return reportErrors(host, 'Recall', async () => {
+    const result = await loadCore().recall(project, query, { mode: 'bm25', limit: 20 });
+    if (args?.query !== undefined && !args.open) return result;
+    if (!result.hits.length) {
+      void vscode.window.showInformationMessage(`K0maru: nothing in memory matches "${query}".`);
+      return result;
+    }
+    const pick = await vscode.window.showQuickPick(
+      result.hits.map((h) => ({
+        label: `${h.superseded ? '$(circle-slash) ' : ''}${h.title}`,
+        description: `${h.path}:${h.line} · ${h.tier}`,
+        detail: h.snippet.replace(/\s+/g, ' ').slice(0, 200),
+        hit: h,
+      })),
+      { title: `K0maru: ${result.hits.length} hit(s) for "${query}"`, matchOnDescription: true, matchOnDetail: true },
+    );
+    if (pick) await openAt(vscode.Uri.file(join(project.paths.notesRoot, pick.hit.path)), pick.hit.line);
+    return result;
+  });
+}
+
+async function loadoutCommand(host: CommandHost): Promise<Loadout | undefined> {
+  const project = await requireProject(host, 'Show Loadout');
+  if (!project) return undefined;
+  return reportErrors(host, 'Show Loadout', async () => {
+    const core = loadCore();
+    const budget = host.settings().loadoutBudget;
+    // With the working-tree changes when there is a repository (relevant ADRs first); without, the plain loadout.
+    const loadout = await core.getProjectLoadout(project, { budget, diff: true }).catch(() => core.getProjectLoadout(project, { budget }));
+    await showMarkdown(`${loadout.markdown}\n\n<!-- K0maru loadout: ${loadout.tokens}/${loadout.budget} tokens, ${loadout.dropped} line(s) dropped -->\n`);
+    return loadout;
+  });
+}
+
+async function offloadCommand(host: CommandHost, args?: { text?: string; taskName?: string }): Promise<OffloadResult | undefined> {
+  const project = await requireProject(host, 'Offload Selection');
+  if (!project) return undefined;
+  const text = args?.text ?? selectedText();
+  if (!text) {
+    void vscode.window.showWarningMessage('K0maru: select the log text to offload first.');
+    return undefined;
+  }
+  const doc = vscode.window.activeTextEditor?.document;
+  const taskName = args?.taskName ?? (doc && !doc.isUntitled ? basename(doc.fileName) : 'editor selection');
+  return reportErrors(host, 'Offload Selection', async () => {
+    const r = await loadCore().offloadLog(project.paths, { text, taskName, source: 'api' });
+    if (r.passthrough) {
+      void vscode.window.showInformationMessage(`K0maru: the selection has ${r.lines} lines, too short to offload.`);
+      return r;
+    }
+    host.refreshViews();
+    host.log.info(`offload: ${r.nodeId} ${r.lines} lines, ${r.tokensBefore} → ${r.tokensAfter} tokens (${(r.reduction * 100).toFixed(0)}% less)`);
+    if (args?.text === undefined) await showMarkdown(r.text);
+    return r;
+  });
+}
+
+async function distillCommand(host: CommandHost, args?: { text?: string; title?: string; confirm?: boolean }): Promise<DistillResult | undefined> {
+  const project = await requireProject(host, 'Distill Skill');
+  if (!project) return undefined;
+  const text = args?.text ?? selectedText() ?? (await vscode.env.clipboard.readText());
+  if (!text?.trim()) {
+    void vscode.window.showWarningMessage('K0maru: select an error trace (or copy one to the clipboard) to distill.');
+    return undefined;
+  }
+  return reportErrors(host, 'Distill Skill', async () => {
+    const core = loadCore();
+    const input = { raw_trace: text, ...(args?.title ? { title: args.title } : {}) };
+    const preview = await core.distillSkill(project.paths, { ...input, dry_run: true });
+    let write = args?.confirm;
+    if (write === undefined) {
+      await showMarkdown(`<!-- Preview: "${preview.title}" (${preview.family}); nothing is written until you choose Write Skill -->\n\n${preview.content}`);
+      write = (await vscode.window.showInformationMessage(`K0maru: write the skill "${preview.title}" to the vault?`, { modal: true }, 'Write Skill')) === 'Write Skill';
+    }
+    if (!write) return preview;
+    const written = await core.distillSkill(project.paths, input);
+    host.refreshViews();
+    if (written.note && args?.confirm === undefined) await openAt(vscode.Uri.file(join(project.paths.notesRoot, written.note.path)));
+    return written;
+  });
+}
+
+async function showRemediation(info: ViolationInfo): Promise<void> {
+  const text = info.remediation ?? `No remediation written for this rule: ${info.rule}`;
+  const pick = await vscode.window.showInformationMessage(`${info.adrId} (${info.ruleId}): ${text}`, 'Open ADR');
+  if (pick) await openAt(info.adrUri, info.ruleLine);
+}
+
+export type { FlushResult };

@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+
+export type Core = typeof import('./core');
+
+/**
+ * Loads dist/extensionCore.js, the separate bundle built from ./core.ts. A computed path keeps esbuild from
+ * inlining it into dist/extension.js; Node's require cache makes later calls free.
+ */
+export function loadCore(): Core {
+  return require(join(__dirname, 'extensionCore.js')) as Core;
+}
+
+/** A `{code, message}` for any failure: toK0Error from the core when it loads, a plain shape otherwise. */
+export function toK0(err: unknown): { code: string; message: string } {
+  try {
+    return loadCore().toK0Error(err);
+  } catch {
+    return { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,233 @@
+import * as vscode from 'vscode';
+import { join, relative, sep } from 'node:path';
+import type { AdrRules, GuardRule, Violation } from '../core/guard/types';
+import { loadCore, toK0 } from './coreLoader';
+import type { RuleModel } from './ruleModel';
+import type { Settings } from './settings';
+
+export const GUARD_SOURCE = 'K0maru';
+export const DIAGNOSTIC_PREFIX = 'k0maru.guard.';
+const CHECK_DEBOUNCE_MS = 100;
+
+/** What a code action needs about a diagnostic it did not create (the host hands back copies). */
+export interface ViolationInfo {
+  ruleId: string;
+  adrId: string;
+  adrUri: vscode.Uri;
+  ruleLine: number;
+  rule: string;
+  remediation?: string;
+  range: vscode.Range;
+}
+
+/**
+ * The hook's audit, live in the editor: when a workspace file is opened or saved, the guard checks the lines it
+ * adds relative to HEAD (whole file when untracked) against the active ADR rules and publishes the violations.
+ * When the rules change, every open file is checked again, so adding a rule or superseding an ADR shows (or
+ * clears) its diagnostics without a reload. Malformed rules are reported inside the ADR itself.
+ */
+export class GuardDiagnostics implements vscode.Disposable {
+  private readonly files = vscode.languages.createDiagnosticCollection('k0maru.guard');
+  private readonly adrFiles = vscode.languages.createDiagnosticCollection('k0maru.rules');
+  private readonly infos = new Map<string, ViolationInfo[]>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly generation = new Map<string, number>();
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly disposables: vscode.Disposable[] = [this.files, this.adrFiles];
+
+  constructor(
+    private readonly projectRoot: string,
+    private readonly notesRoot: () => string,
+    private readonly rules: RuleModel,
+    private readonly settings: () => Settings,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(rules.onDidChange((adrs) => this.onRulesChanged(adrs)));
+  }
+
+  /** Is this a workspace file the guard audits (not the vault, not excluded)? */
+  applies(uri: vscode.Uri): boolean {
+    if (uri.scheme !== 'file') return false;
+    const abs = uri.fsPath;
+    if (!abs.startsWith(this.projectRoot + sep)) return false;
+    const k0 = join(this.projectRoot, '.k0maru') + sep;
+    if (abs.startsWith(k0) || abs.startsWith(this.notesRoot() + sep)) return false;
+    const { exclude } = this.settings();
+    if (exclude.length) {
+      const rel = relative(this.projectRoot, abs).split(sep).join('/');
+      if (loadCore().picomatch(exclude, { dot: true })(rel)) return false;
+    }
+    return true;
+  }
+
+  /** Debounced check of one file (open / save). */
+  schedule(uri: vscode.Uri): void {
+    if (!this.applies(uri)) return;
+    const key = uri.toString();
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      void this.check(uri);
+    }, CHECK_DEBOUNCE_MS));
+  }
+
+  /** Checks one file now and publishes its diagnostics; a newer check of the same file wins over a stale one. */
+  check(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
+    if (!this.applies(uri)) {
+      this.forget(uri);
+      return Promise.resolve([]);
+    }
+    const p = this.run(uri);
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+    return p;
+  }
+
+  async whenIdle(): Promise<void> {
+    await this.rules.whenIdle();
+    while (this.timers.size || this.running.size) {
+      if (this.running.size) await Promise.allSettled([...this.running]);
+      else await new Promise((r) => setTimeout(r, CHECK_DEBOUNCE_MS));
+    }
+  }
+
+  infoAt(uri: vscode.Uri, range: vscode.Range): ViolationInfo[] {
+    return (this.infos.get(uri.toString()) ?? []).filter((i) => i.range.intersection(range));
+  }
+
+  forget(uri: vscode.Uri): void {
+    this.generation.set(uri.toString(), (this.generation.get(uri.toString()) ?? 0) + 1);
+    this.files.delete(uri);
+    this.infos.delete(uri.toString());
+  }
+
+  clearAll(): void {
+    this.files.clear();
+    this.adrFiles.clear();
+    this.infos.clear();
+  }
+
+  private async run(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
+    const key = uri.toString();
+    const gen = (this.generation.get(key) ?? 0) + 1;
+    this.generation.set(key, gen);
+    try {
+      const core = loadCore();
+      const [adrs, source] = await Promise.all([this.rules.adrs(), core.guardSourceForFile(this.projectRoot, uri.fsPath)]);
+      if (this.generation.get(key) !== gen) return this.files.get(uri) ?? [];
+      if (source.kind === 'none' || !adrs.some((a) => a.active && a.rules.length)) {
+        this.publish(uri, []);
+        return [];
+      }
+      const result = await core.guardCheck({
+        cwd: source.root,
+        env: {},
+        adrs,
+        ...(source.kind === 'diff' ? { diff: source.diff } : { files: source.files }),
+      });
+      if (this.generation.get(key) !== gen) return this.files.get(uri) ?? [];
+      const mine = result.violations.filter((v) => join(source.root, v.path) === uri.fsPath);
+      return this.publish(uri, mine, adrs);
+    } catch (err) {
+      const e = toK0(err);
+      this.log.warn(`guard check of ${uri.fsPath} failed: ${e.code}: ${e.message}`);
+      return this.files.get(uri) ?? [];
+    }
+  }
+
+  private publish(uri: vscode.Uri, violations: Violation[], adrs: AdrRules[] = []): vscode.Diagnostic[] {
+    const strict = this.settings().strict;
+    const ruleLines = new Map<string, GuardRule>();
+    for (const a of adrs) for (const r of a.rules) ruleLines.set(`${a.adrPath}\0${r.id}`, r);
+    const infos: ViolationInfo[] = [];
+    const diagnostics = violations.map((v) => {
+      const adrUri = vscode.Uri.file(join(this.notesRoot(), v.adrPath));
+      const ruleLine = ruleLines.get(`${v.adrPath}\0${v.ruleId}`)?.line ?? 1;
+      const start = new vscode.Position(v.line - 1, Math.max(0, v.column - 1));
+      const range = new vscode.Range(start, start.translate(0, Math.max(1, v.match.length)));
+      const severity = v.severity === 'error' || strict ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+      const d = new vscode.Diagnostic(range, `${v.adrId}: ${v.rule}`, severity);
+      d.source = GUARD_SOURCE;
+      d.code = { value: `${DIAGNOSTIC_PREFIX}${v.ruleId}`, target: adrUri.with({ fragment: `L${ruleLine}` }) };
+      d.relatedInformation = [
+        new vscode.DiagnosticRelatedInformation(new vscode.Location(adrUri, new vscode.Position(ruleLine - 1, 0)), `rule ${v.ruleId} in ${v.adrId}`),
+      ];
+      infos.push({ ruleId: v.ruleId, adrId: v.adrId, adrUri, ruleLine, rule: v.rule, remediation: v.remediation, range });
+      return d;
+    });
+    this.files.set(uri, diagnostics);
+    this.infos.set(uri.toString(), infos);
+    return diagnostics;
+  }
+
+  private onRulesChanged(adrs: AdrRules[]): void {
+    this.publishRuleDiagnostics(adrs);
+    for (const doc of vscode.workspace.textDocuments) if (this.applies(doc.uri)) void this.check(doc.uri);
+  }
+
+  /** Malformed rules of active ADRs, shown in the ADR file at the rule's line. */
+  publishRuleDiagnostics(adrs: AdrRules[]): void {
+    this.adrFiles.clear();
+    for (const a of adrs) {
+      if (!a.active || !a.diagnostics.length) continue;
+      const uri = vscode.Uri.file(join(this.notesRoot(), a.adrPath));
+      this.adrFiles.set(uri, a.diagnostics.map((g) => {
+        const line = Math.max(0, g.line - 1);
+        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), g.message, vscode.DiagnosticSeverity.Error);
+        d.source = GUARD_SOURCE;
+        d.code = `k0maru.${g.code}`;
+        return d;
+      }));
+    }
+  }
+
+  /** Loads the rules once (publishing malformed-rule diagnostics) and checks the files already open. */
+  async start(): Promise<void> {
+    try {
+      this.publishRuleDiagnostics(await this.rules.adrs());
+    } catch {
+      return; // logged by the model
+    }
+    for (const doc of vscode.workspace.textDocuments) if (this.applies(doc.uri)) void this.check(doc.uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** "Open ADR" and "Show remediation" for the guard's diagnostics. */
+export class GuardCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  constructor(private readonly diagnostics: GuardDiagnostics) {}
+
+  provideCodeActions(doc: vscode.TextDocument, range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = ctx.diagnostics.filter((d) => d.source === GUARD_SOURCE);
+    if (!ours.length) return [];
+    const actions: vscode.CodeAction[] = [];
+    const seen = new Set<string>();
+    for (const info of this.diagnostics.infoAt(doc.uri, range)) {
+      if (seen.has(info.ruleId)) continue;
+      seen.add(info.ruleId);
+      const diag = ours.filter((d) => codeValue(d) === `${DIAGNOSTIC_PREFIX}${info.ruleId}`);
+      const open = new vscode.CodeAction(`Open ADR ${info.adrId}`, vscode.CodeActionKind.QuickFix);
+      open.command = { command: 'k0maru.openAdr', title: open.title, arguments: [info.adrUri, info.ruleLine] };
+      open.diagnostics = diag;
+      actions.push(open);
+      const show = new vscode.CodeAction(`Show remediation (${info.ruleId})`, vscode.CodeActionKind.QuickFix);
+      show.command = { command: 'k0maru.showRemediation', title: show.title, arguments: [info] };
+      show.diagnostics = diag;
+      actions.push(show);
+    }
+    return actions;
+  }
+}
+
+function codeValue(d: vscode.Diagnostic): string | undefined {
+  const c = d.code;
+  if (c === undefined) return undefined;
+  return typeof c === 'object' ? String(c.value) : String(c);
+}

@@ -1,0 +1,133 @@
+import * as vscode from 'vscode';
+import { join, relative, sep } from 'node:path';
+import type { VaultPaths } from '../core/vault/paths';
+import type { ScanReason } from './api';
+import { loadCore } from './coreLoader';
+import { GuardCodeActions, GuardDiagnostics } from './guardDiagnostics';
+import { IndexController } from './indexController';
+import { mcpLaunch, registerMcpServer, type McpLaunch, type McpRegistration } from './mcpRegistration';
+import { RuleModel } from './ruleModel';
+import type { Settings } from './settings';
+
+export interface SessionDeps {
+  log: vscode.LogOutputChannel;
+  extensionPath: string;
+  version: string;
+  settings(): Settings;
+  /** A view's data may have changed. */
+  viewsStale(which: 'index' | 'rules' | 'offloads'): void;
+}
+
+/**
+ * Everything tied to one opened vault: the index controller, the live ADR rules, the guard diagnostics, the
+ * watchers and the MCP registration. It starts in two steps: the constructor only wires listeners (cheap, runs in
+ * activate()); `start()` runs on a later turn and loads the core. In Restricted Mode nothing starts until trust is
+ * granted: the guard runs git (whose config can run programs) and the index is a file we would write.
+ */
+export class VaultSession implements vscode.Disposable {
+  readonly controller: IndexController;
+  readonly rules: RuleModel;
+  readonly guard: GuardDiagnostics;
+  private pathsValue: VaultPaths | undefined;
+  private mcpKind: McpRegistration = 'none';
+  private started = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(readonly projectRoot: string, private readonly deps: SessionDeps) {
+    this.controller = new IndexController(projectRoot, deps.log);
+    this.rules = new RuleModel(() => this.paths().notesRoot, deps.log);
+    this.guard = new GuardDiagnostics(projectRoot, () => this.paths().notesRoot, this.rules, deps.settings, deps.log);
+    this.disposables.push(
+      this.controller,
+      this.rules,
+      this.guard,
+      this.controller.onDidChangeState((s) => {
+        if (s.kind === 'ready') deps.viewsStale('index');
+      }),
+      this.rules.onDidChange(() => deps.viewsStale('rules')),
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new GuardCodeActions(this.guard), { providedCodeActionKinds: GuardCodeActions.kinds }),
+    );
+    if (vscode.workspace.isTrusted) setTimeout(() => this.start('activation'), 0);
+    else this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.start('trust-granted')));
+  }
+
+  get mcpRegistration(): McpRegistration {
+    return vscode.workspace.isTrusted ? this.mcpKind : 'untrusted';
+  }
+
+  mcpLaunch(): McpLaunch {
+    return mcpLaunch(this.deps.extensionPath, this.projectRoot);
+  }
+
+  /** Vault paths (the bound vault's notes root included), known before the index opens. */
+  paths(): VaultPaths {
+    this.pathsValue ??= loadCore().pathsForProject(this.projectRoot);
+    return this.pathsValue;
+  }
+
+  private start(reason: ScanReason): void {
+    if (this.started) return;
+    this.started = true;
+    // Each step on its own: one failing (a watcher, a host API) must not leave the others unstarted.
+    const step = (what: string, fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        this.deps.log.error(`${what} failed: ${(err as Error).stack ?? String(err)}`);
+      }
+    };
+    step('scheduling the first scan', () => this.controller.scheduleScan(reason, 0));
+    step('watching the vault', () => this.watch());
+    step('MCP registration', () => {
+      const mcp = registerMcpServer(this.mcpLaunch(), this.deps.version, this.deps.log);
+      this.mcpKind = mcp.kind;
+      this.disposables.push(mcp.disposable);
+    });
+    step('starting the guard', () => void this.guard.start());
+    this.deps.viewsStale('offloads');
+  }
+
+  private watch(): void {
+    const { notesRoot, refsDir } = this.paths();
+    const ledgerGlob = relative(this.paths().k0Dir, join(refsDir, 'ledger.jsonl')).split(sep).join('/');
+    const inVault = (uri: vscode.Uri) => uri.scheme === 'file' && uri.fsPath.toLowerCase().endsWith('.md') && uri.fsPath.startsWith(notesRoot + sep);
+    // A vault note changed (editor save, agent, CLI, flush): rescan the index and reload the rules, which
+    // re-checks every open file (the hot swap).
+    const onVault = (reason: ScanReason) => (uri: vscode.Uri) => {
+      if (!vscode.workspace.isTrusted || !inVault(uri)) return;
+      this.controller.scheduleScan(reason);
+      void this.rules.scheduleReload();
+    };
+    const notes = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(notesRoot), '**/*.md'));
+    const onFile = onVault('file-change');
+    const ledger = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.paths().k0Dir), ledgerGlob));
+    const onLedger = () => this.deps.viewsStale('offloads');
+    const onSave = onVault('save');
+    this.disposables.push(
+      notes, notes.onDidCreate(onFile), notes.onDidChange(onFile), notes.onDidDelete(onFile),
+      ledger, ledger.onDidCreate(onLedger), ledger.onDidChange(onLedger),
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        onSave(doc.uri);
+        if (this.deps.settings().guardOnSave) this.guard.schedule(doc.uri);
+      }),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (this.deps.settings().guardOnSave) this.guard.schedule(doc.uri);
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.guard.forget(doc.uri)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('k0maru')) return;
+        if (!this.deps.settings().guardOnSave) this.guard.clearAll();
+        else void this.guard.start();
+      }),
+    );
+  }
+
+  /** The `.k0maru` folder of this project (where refs and the index live). */
+  get k0Dir(): string {
+    return join(this.projectRoot, '.k0maru');
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.reverse()) d.dispose();
+  }
+}
