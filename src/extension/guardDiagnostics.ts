@@ -74,7 +74,8 @@ export class GuardDiagnostics implements vscode.Disposable {
 
   /** Checks one file now and publishes its diagnostics; a newer check of the same file wins over a stale one. */
   check(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
-    if (!this.applies(uri)) {
+    // Restricted Mode: git's repository config can start programs, so the guard does not run at all.
+    if (!vscode.workspace.isTrusted || !this.applies(uri)) {
       this.forget(uri);
       return Promise.resolve([]);
     }

@@ -70,6 +70,23 @@ export function registerGuardTests(): void {
       assert.equal(codeOf(warn), 'k0maru.guard.NO-TIMER-RETRY');
     });
 
+    it('k0maru.strict shows warn rules as errors', async () => {
+      const config = vscode.workspace.getConfiguration('k0maru');
+      await config.update('strict', true, vscode.ConfigurationTarget.Workspace);
+      try {
+        await waitFor('the warning to become an error', () => {
+          const d = guardDiagnostics(pay()).find((x) => codeOf(x) === 'k0maru.guard.NO-TIMER-RETRY');
+          return d?.severity === vscode.DiagnosticSeverity.Error;
+        });
+      } finally {
+        await config.update('strict', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+      await waitFor('the warning to be a warning again', () => {
+        const d = guardDiagnostics(pay()).find((x) => codeOf(x) === 'k0maru.guard.NO-TIMER-RETRY');
+        return d?.severity === vscode.DiagnosticSeverity.Warning;
+      });
+    });
+
     it('checks a file when it is opened: an untracked file counts as wholly added', async () => {
       const refund = vscode.Uri.file(join(workspaceRoot(), 'src', 'refund.ts'));
       // Written by someone else (an agent, the terminal), then opened in the editor.

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { K0maruApi } from '../../../src/extension/api';
-import { EXTENSION_ID } from './helpers';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InitReport } from '../../../src/core/vault/init';
+import { EXTENSION_ID, waitFor, workspaceRoot } from './helpers';
 
 /** A workspace without `.k0maru` (noVault.runner.ts): the extension stays asleep until one of its commands runs. */
 export function registerNoVaultTests(): void {
@@ -21,6 +24,18 @@ export function registerNoVaultTests(): void {
       assert.equal(ext.exports.state().kind, 'no-vault');
       assert.equal(ext.exports.projectRoot, undefined);
       assert.equal(ext.exports.statusBar().text, '$(database) K0maru: no vault');
+    });
+
+    it('k0maru.initVault creates the vault and the extension opens it without a reload', async () => {
+      const ext = vscode.extensions.getExtension<K0maruApi>(EXTENSION_ID)!;
+      const report = await vscode.commands.executeCommand<InitReport>('k0maru.initVault');
+      assert.ok(report, 'the command returned nothing');
+      assert.equal(report.projectRoot, workspaceRoot());
+      assert.ok(existsSync(join(workspaceRoot(), '.k0maru', 'wiki', '00_Meta', 'vision.md')));
+      assert.equal(ext.exports.projectRoot, workspaceRoot());
+      await waitFor('the new vault to be indexed', () => ext.exports.state().kind === 'ready');
+      const snap = await ext.exports.views.architecture();
+      assert.deepEqual(snap.map((n) => n.label), ['Active', 'Superseded']);
     });
   });
 }

@@ -16,5 +16,20 @@ export function registerUntrustedTests(): void {
       assert.equal(await vscode.commands.executeCommand('k0maru.reindex'), undefined);
       assert.ok(!existsSync(join(workspaceRoot(), '.k0maru', 'index.db')), 'an index was written in an untrusted workspace');
     });
+
+    it('registers no MCP server, runs no guard and refuses commands that write', async () => {
+      const k0 = await api();
+      assert.equal(k0.mcp().registration, 'untrusted');
+      const charge = vscode.Uri.file(join(workspaceRoot(), 'src', 'charge.ts'));
+      await vscode.workspace.openTextDocument(charge);
+      assert.deepEqual(await k0.guard.check(charge), []);
+      assert.deepEqual(vscode.languages.getDiagnostics(charge).filter((d) => d.source === 'K0maru'), []);
+      assert.equal(await vscode.commands.executeCommand('k0maru.flushDecision', { title: 'Nope', summary: 'must not be written' }), undefined);
+      assert.equal(await vscode.commands.executeCommand('k0maru.installIntegrations'), undefined);
+      assert.equal(await vscode.commands.executeCommand('k0maru.offloadSelection', { text: 'x\n'.repeat(200) }), undefined);
+      assert.ok(!existsSync(join(workspaceRoot(), '.mcp.json')), 'agent configs were written in an untrusted workspace');
+      assert.ok(!existsSync(join(workspaceRoot(), '.k0maru', 'refs')), 'an offload was written in an untrusted workspace');
+      assert.deepEqual(await k0.views.architecture(), []);
+    });
   });
 }
