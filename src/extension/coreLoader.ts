@@ -7,7 +7,20 @@ export type Core = typeof import('./core');
  * inlining it into dist/extension.js; Node's require cache makes later calls free.
  */
 export function loadCore(): Core {
-  return require(join(__dirname, 'extensionCore.js')) as Core;
+  if (loadedCore) return loadedCore;
+  const t0 = performance.now();
+  loadedCore = require(join(__dirname, 'extensionCore.js')) as Core;
+  coreLoadMs = performance.now() - t0;
+  return loadedCore;
+}
+
+// A cache of one immutable module and the measurement of its one load; not service state.
+let loadedCore: Core | undefined;
+let coreLoadMs: number | undefined;
+
+/** How long the synchronous first require of the core bundle blocked the extension host (undefined: not yet). */
+export function coreLoadTime(): number | undefined {
+  return coreLoadMs;
 }
 
 /** A `{code, message}` for any failure: toK0Error from the core when it loads, a plain shape otherwise. */
