@@ -23,7 +23,8 @@ export function run(): Promise<void> {
   if (suite === 'packaged') registerPackagedTests();
   else if (suite === 'untrusted') registerUntrustedTests();
   else if (suite === 'no-vault') registerNoVaultTests();
-  else if (suite === 'development') {
+  // next-host: the same suite on code-server 4.117 (VS Code 1.117, Node 22), where the MCP provider API is final.
+  else if (suite === 'development' || suite === 'next-host') {
     registerActivationTests();
     registerIndexTests();
     registerGuardTests();

@@ -39,9 +39,9 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
     const uri = vscode.Uri.file(join(project.paths.notesRoot, d.path));
     const firstRule = a?.rules.reduce((m, r) => Math.min(m, r.line), Number.MAX_SAFE_INTEGER);
     const node: ListNode = {
-      label: a?.adrId && !d.title.includes(a.adrId) ? `${a.adrId}: ${d.title}` : d.title,
+      label: d.title,
       description: plural(rules, 'rule') + (problems ? ` · ${plural(problems, 'malformed rule')}` : ''),
-      tooltip: `${d.path}${d.status ? `\nstatus: ${d.status}` : ''}`,
+      tooltip: `${a ? `${a.adrId}\n` : ''}${d.path}${d.status ? `\nstatus: ${d.status}` : ''}`,
       icon: isActive ? (rules ? 'shield' : 'law') : 'circle-slash',
       command: open(uri, firstRule && firstRule !== Number.MAX_SAFE_INTEGER ? firstRule : 1),
       contextValue: isActive ? 'k0maru.adr.active' : 'k0maru.adr.superseded',

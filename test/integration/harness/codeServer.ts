@@ -35,12 +35,14 @@ export interface StartOptions {
   workspaceTrust?: boolean;
   /** Extra environment for the server; the extension host it spawns inherits it. */
   env?: NodeJS.ProcessEnv;
+  /** Another install (e.g. code-server 4.117 on Node 22): its entry.js and the node that runs it. */
+  host?: { entry: string; node: string };
 }
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
-  const entry = codeServerEntry();
+  const entry = opts.host?.entry ?? codeServerEntry();
   if (!existsSync(entry)) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed (${entry} missing): run \`bash scripts/setup-code-server.sh\``);
+    throw new Error(`code-server ${opts.host ? '' : CODE_SERVER_VERSION} is not installed (${entry} missing): run \`bash scripts/setup-code-server.sh\``);
   }
   const port = await freePort();
   const dirs = serverDirs(opts.tmpDir, opts.extensionsDir);
@@ -57,7 +59,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--disable-update-check',
     '--disable-getting-started-override',
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(opts.host?.node ?? process.execPath, args, {
     // Its own process group, so close() also ends the extension host and the file watcher it spawns.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,9 +16,11 @@ export interface HostSuiteOptions {
   /** Extension loaded in development mode (the repo itself, or a stub when testing an installed .vsix). */
   extensionPath: string;
   /** Which in-host suite test/integration/index.ts registers (passed through the server's environment). */
-  suite: 'development' | 'packaged' | 'untrusted' | 'no-vault';
+  suite: 'development' | 'packaged' | 'untrusted' | 'no-vault' | 'next-host';
   /** Keep Workspace Trust on, so the folder opens in Restricted Mode. */
   workspaceTrust?: boolean;
+  /** Run on another code-server install than the default 4.100.3 (see codeServer.ts). */
+  host?: { entry: string; node: string };
   /** Runs in the scratch folder before the server starts; may return an extensions folder to serve. */
   prepare?: (scratch: string) => Promise<{ extensionsDir?: string }>;
 }
@@ -47,7 +49,7 @@ export async function runHostSuite(opts: HostSuiteOptions): Promise<ExtensionTes
   try {
     const { extensionsDir } = (await opts.prepare?.(scratch)) ?? {};
     const t0 = Date.now();
-    const server = await startCodeServer({ tmpDir: join(scratch, 'server'), extensionsDir, workspaceTrust: opts.workspaceTrust, env: { K0_INTEGRATION_SUITE: opts.suite } });
+    const server = await startCodeServer({ tmpDir: join(scratch, 'server'), extensionsDir, workspaceTrust: opts.workspaceTrust, env: { K0_INTEGRATION_SUITE: opts.suite }, host: opts.host });
     const serverMs = Date.now() - t0;
     try {
       const result = await runExtensionTests({
