@@ -12,6 +12,11 @@ export interface EngineOptions {
   wasmDir?: string;
   /** Texts per inference call (32 measured fastest: bench/embed.ts). Texts are sorted by length first, so a batch pads little. */
   batchSize?: number;
+  /**
+   * Let onnxruntime's pool threads spin while waiting for work (its default). Off by default here: on a
+   * 2-core machine spinning threads take the CPU the host's event loop needs.
+   */
+  spinning?: boolean;
 }
 
 export interface EmbedResult {
@@ -55,7 +60,10 @@ export class EmbeddingEngine {
     ort.env.wasm.wasmPaths = (opts.wasmDir ?? findWasmDir()).replace(/\/?$/, '/');
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(readFileSync(join(modelDir, 'model.onnx')), { graphOptimizationLevel: 'all' });
+      session = await ort.InferenceSession.create(readFileSync(join(modelDir, 'model.onnx')), {
+        graphOptimizationLevel: 'all',
+        extra: { session: { intra_op: { allow_spinning: opts.spinning ? '1' : '0' } } },
+      });
     } catch (err) {
       throw new K0Error('MODEL_UNAVAILABLE', `model.onnx in ${modelDir} cannot be loaded: ${(err as Error).message ?? err}`, { dir: modelDir });
     }

@@ -6,6 +6,7 @@ export interface WorkerInit {
   threads: number;
   wasmDir?: string;
   batchSize?: number;
+  spinning?: boolean;
 }
 
 export type WorkerRequest =

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const send = (msg: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
   let engine: EmbeddingEngine;
   try {
-    engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize });
+    engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize, spinning: init.spinning });
   } catch (err) {
     send({ type: 'initError', code: isK0Error(err) ? err.code : 'MODEL_UNAVAILABLE', message: (err as Error).message });
     return;
