@@ -21,6 +21,9 @@ const nodeCommon = {
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
   { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon },
+  { in: 'src/extension/coreGuard.ts', out: 'dist/extensionGuard.js', ...nodeCommon },
+  { in: 'src/extension/coreTools.ts', out: 'dist/extensionTools.js', ...nodeCommon },
+  { in: 'src/extension/coreDistill.ts', out: 'dist/extensionDistill.js', ...nodeCommon },
   // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
   { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },

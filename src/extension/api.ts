@@ -30,8 +30,8 @@ export type ScanReason = 'activation' | 'command' | 'save' | 'file-change' | 'tr
 export interface K0maruApi {
   /** Wall time of `activate()` itself, in milliseconds. */
   readonly activationMs: number;
-  /** Milliseconds the first (synchronous) load of dist/extensionCore.js took, once it happened. */
-  coreLoadMs(): number | undefined;
+  /** Milliseconds each first (synchronous) load of a core bundle (dist/extension{Core,Guard,Tools}.js) took. */
+  coreLoadTimes(): Record<string, number>;
   /** The folder holding `.k0maru/`, when the workspace has one. */
   readonly projectRoot: string | undefined;
   state(): IndexState;

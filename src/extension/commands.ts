@@ -7,7 +7,7 @@ import type { OffloadResult } from '../core/offload';
 import type { DistillResult } from '../core/distill';
 import type { IntegrationReport } from '../core/install';
 import type { InitReport } from '../core/vault/init';
-import { loadCore } from './coreLoader';
+import { loadCore, loadDistill, loadTools } from './coreLoader';
 import { openAt, reportErrors, requireProject, requireTrust, selectedText, showMarkdown, type CommandHost } from './commandHost';
 import { flushDecision } from './flushCommand';
 import type { ViolationInfo } from './guardDiagnostics';
@@ -39,7 +39,7 @@ async function initVaultCommand(host: CommandHost, args?: { vault?: string }): P
     return undefined;
   }
   return reportErrors(host, 'Init Vault', async () => {
-    const report = loadCore().initVault({ projectRoot: root, vault: args?.vault });
+    const report = loadTools().initVault({ projectRoot: root, vault: args?.vault });
     host.log.info(`init: created ${report.created.join(', ') || 'nothing'}; found ${report.found.join(', ') || 'nothing'}`);
     host.vaultCreated(root);
     const pick = await Promise.race([
@@ -61,7 +61,7 @@ async function installCommand(host: CommandHost): Promise<IntegrationReport | un
     // The launcher's recorded fallback: the CLI bundled in this extension, run by `node` from PATH (the extension
     // host's own executable is Electron or code-server's node, neither a stable path for a git hook).
     const command = `node "${join(host.extensionPath, 'dist', 'cli.mjs')}"`;
-    const r = loadCore().installIntegrations(root, { command });
+    const r = loadTools().installIntegrations(root, { command });
     const changed = [...r.agents.changed, ...(r.hooks ? [`hooks`] : [])];
     host.log.info(`install: changed ${r.agents.changed.join(', ') || 'nothing'}; kept ${r.agents.kept.join(', ') || 'none'}; ${r.notes.join('; ')}`);
     void vscode.window.showInformationMessage(`K0maru: agent integrations installed (${changed.join(', ') || 'already up to date'}).${r.notes.length ? ' ' + r.notes.join(' ') : ''}`);
@@ -119,7 +119,7 @@ async function offloadCommand(host: CommandHost, args?: { text?: string; taskNam
   const doc = vscode.window.activeTextEditor?.document;
   const taskName = args?.taskName ?? (doc && !doc.isUntitled ? basename(doc.fileName) : 'editor selection');
   return reportErrors(host, 'Offload Selection', async () => {
-    const r = await loadCore().offloadLog(project.paths, { text, taskName, source: 'api' });
+    const r = await loadTools().offloadLog(project.paths, { text, taskName, source: 'api' });
     if (r.passthrough) {
       void vscode.window.showInformationMessage(`K0maru: the selection has ${r.lines} lines, too short to offload.`);
       return r;
@@ -140,7 +140,7 @@ async function distillCommand(host: CommandHost, args?: { text?: string; title?:
     return undefined;
   }
   return reportErrors(host, 'Distill Skill', async () => {
-    const core = loadCore();
+    const core = loadDistill();
     const input = { raw_trace: text, ...(args?.title ? { title: args.title } : {}) };
     const preview = await core.distillSkill(project.paths, { ...input, dry_run: true });
     let write = args?.confirm;
@@ -151,6 +151,8 @@ async function distillCommand(host: CommandHost, args?: { text?: string; title?:
     if (!write) return preview;
     const written = await core.distillSkill(project.paths, input);
     host.refreshViews();
+    // The skill note is in the vault now: index it so Memory and Recall see it without waiting for the watcher.
+    void host.controller()?.scan('command').catch(() => undefined);
     if (written.note && args?.confirm === undefined) await openAt(vscode.Uri.file(join(project.paths.notesRoot, written.note.path)));
     return written;
   });

@@ -5,7 +5,7 @@ import type { ScanReport } from '../core/scan/scanner';
 import type { K0maruApi, IndexState } from './api';
 import type { CommandHost } from './commandHost';
 import { registerCommands } from './commands';
-import { coreLoadTime } from './coreLoader';
+import { coreLoadTimes } from './coreLoader';
 import { readSettings } from './settings';
 import { createStatusBar, renderStatus, SHOW_LOG_COMMAND } from './statusBar';
 import { VaultSession } from './vaultSession';
@@ -111,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
   const state = (): IndexState => (session && vscode.workspace.isTrusted ? session.controller.state : session ? { kind: 'untrusted' } : noVault);
   return {
     activationMs,
-    coreLoadMs: coreLoadTime,
+    coreLoadTimes,
     get projectRoot() {
       return session?.projectRoot;
     },

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FlushInput, FlushResult } from '../core/flush';
 import type { Project } from '../core/project';
-import { loadCore } from './coreLoader';
+import { loadTools } from './coreLoader';
 import { openAt, reportErrors, requireProject, selectedText, type CommandHost } from './commandHost';
 
 /** Arguments that replace the prompts of "Flush Decision" (all optional except what the core requires). */
@@ -42,7 +42,7 @@ export async function flushDecision(host: CommandHost, args?: FlushArgs): Promis
   const input = args ? fromArgs(args) : await prompt(project);
   if (!input) return undefined;
   return reportErrors(host, 'Flush Decision', async () => {
-    const r = await loadCore().flushNote(project.paths, input);
+    const r = await loadTools().flushNote(project.paths, input);
     host.log.info(`flush: ${r.outcome} ${r.path}${r.superseded.length ? `; superseded ${r.superseded.join(', ')}` : ''}`);
     for (const w of r.warnings) host.log.warn(`flush: ${w}`);
     if (args?.open ?? !args) await openAt(vscode.Uri.file(r.absPath));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
 import type { AdrRules, GuardRule, Violation } from '../core/guard/types';
-import { loadCore, toK0 } from './coreLoader';
+import { loadCore, loadGuard, toK0 } from './coreLoader';
 import type { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
 
@@ -114,7 +114,7 @@ export class GuardDiagnostics implements vscode.Disposable {
     const gen = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, gen);
     try {
-      const core = loadCore();
+      const core = loadGuard();
       const [adrs, source] = await Promise.all([this.rules.adrs(), core.guardSourceForFile(this.projectRoot, uri.fsPath)]);
       if (this.generation.get(key) !== gen) return this.files.get(uri) ?? [];
       if (source.kind === 'none' || !adrs.some((a) => a.active && a.rules.length)) {

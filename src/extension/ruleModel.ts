@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AdrRules } from '../core/guard/types';
-import { loadCore, toK0 } from './coreLoader';
+import { loadGuard, toK0 } from './coreLoader';
 
 const RELOAD_DEBOUNCE_MS = 150;
 
@@ -64,7 +64,7 @@ export class RuleModel implements vscode.Disposable {
       .then(async () => {
         const t0 = performance.now();
         try {
-          const loaded = await loadCore().loadVaultRules(this.notesRoot());
+          const loaded = await loadGuard().loadVaultRules(this.notesRoot());
           this.adrsValue = loaded.adrs;
           const rules = loaded.adrs.reduce((n, a) => n + (a.active ? a.rules.length : 0), 0);
           this.log.info(`guard rules: ${rules} active rule(s) in ${loaded.adrs.length} ADR(s), ${loaded.parsed} parsed, ${loaded.cached} cached, ${(performance.now() - t0).toFixed(1)} ms`);

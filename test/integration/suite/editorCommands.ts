@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -91,6 +92,24 @@ export function registerEditorCommandTests(): void {
         void k0.views.memory().then((s) => (snap = s));
         return group(snap, 'Skills').length > 0;
       });
+    });
+
+    it('reports the longest event-loop stall of the extension host during reindex, guard checks and recall', async () => {
+      // A figure for the report (K0_METRIC), not a timed assertion: the host shares two cores with the browser.
+      const k0 = await api();
+      await k0.whenIdle();
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      h.enable();
+      await vscode.commands.executeCommand('k0maru.reindex');
+      for (const f of ['src/charge.ts', 'src/pay.ts']) await k0.guard.check(vscode.Uri.file(join(workspaceRoot(), f)));
+      await vscode.commands.executeCommand('k0maru.recall', { query: 'redis lock' });
+      await new Promise((r) => setTimeout(r, 50));
+      h.disable();
+      console.log(`K0_METRIC eventLoopMaxMs=${(h.max / 1e6).toFixed(1)} p99Ms=${(h.percentile(99) / 1e6).toFixed(1)}`);
+      assert.ok(h.count > 0);
+      const loads = Object.entries(k0.coreLoadTimes()).map(([f, ms]) => `${f}=${ms.toFixed(1)}`).join(' ');
+      console.log(`K0_METRIC bundleLoadMs ${loads}`);
+      assert.deepEqual(Object.keys(k0.coreLoadTimes()).sort(), ['extensionCore.js', 'extensionDistill.js', 'extensionGuard.js', 'extensionTools.js']);
     });
 
     it('registers the MCP server where the host has an API, and its command line starts the bundled server', async () => {

@@ -18,7 +18,7 @@ export function registerIndexTests(): void {
       assert.equal(state.notes, FIXTURE_NOTES);
       assert.equal(state.last.reason, 'activation');
       assert.equal(state.last.report.added, FIXTURE_NOTES);
-      const coreMs = k0.coreLoadMs();
+      const coreMs = k0.coreLoadTimes()['extensionCore.js'];
       assert.ok(coreMs !== undefined && coreMs > 0, 'the core bundle was never loaded');
       console.log(`K0_METRIC coreLoadMs=${coreMs.toFixed(2)}`);
     });

@@ -1,0 +1,14 @@
+// The guard side of the core the extension uses (dist/extensionGuard.js): rules, checks and this file's git
+// source. Loaded on the first check, a few turns after activation. See ./core.ts for why the core is split.
+//
+// Inside the bundle each use case is also initialised on its first call: `require()` of a module makes esbuild wrap
+// it in a lazy initialiser, so loading the bundle only compiles it instead of also running every module's
+// top-level code.
+import type * as Check from '../core/guard/check';
+import type * as RuleStore from '../core/guard/ruleStore';
+import type * as GuardSource from './guardSource';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const guardCheck: typeof Check.guardCheck = (...a) => (require('../core/guard/check') as typeof Check).guardCheck(...a);
+export const loadVaultRules: typeof RuleStore.loadVaultRules = (...a) => (require('../core/guard/ruleStore') as typeof RuleStore).loadVaultRules(...a);
+export const guardSourceForFile: typeof GuardSource.guardSourceForFile = (...a) => (require('./guardSource') as typeof GuardSource).guardSourceForFile(...a);
