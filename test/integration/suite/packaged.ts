@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScanReport } from '../../../src/core/scan/scanner';
@@ -35,6 +35,16 @@ export function registerPackagedTests(): void {
       assert.ok(report, 'the command returned no report');
       assert.equal(report.total, 3);
       assert.ok(existsSync(join(workspaceRoot(), '.k0maru', 'index.db')));
+    });
+
+    it('runs the guard and a palette command from the package (the guard and tools bundles are shipped)', async () => {
+      const k0 = await api();
+      const file = join(workspaceRoot(), 'src', 'violation.ts');
+      writeFileSync(file, 'export const pay = (stripe: any) => stripe.charges.create({});\n');
+      const diags = await k0.guard.check(vscode.Uri.file(file));
+      assert.deepEqual(diags.map((d) => (typeof d.code === 'object' ? d.code.value : d.code)), ['k0maru.guard.CHARGE-LOCK']);
+      const r = await vscode.commands.executeCommand<{ absPath: string }>('k0maru.flushDecision', { title: 'Packaged flush works', summary: 'written from the installed extension', category: 'log' });
+      assert.ok(r && existsSync(r.absPath), 'the flush command wrote nothing');
     });
   });
 }
