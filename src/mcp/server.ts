@@ -57,7 +57,7 @@ export function createMcpServer(opts: SessionOptions & { mode?: ServerMode }): K
     tools: registered,
     idle: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close: async () => {
-      session.close();
+      await session.close();
       await server.close();
     },
   };

@@ -15,6 +15,7 @@ export interface SessionOptions {
  */
 export class ProjectSession {
   private project: Project | undefined;
+  private vectorSession: import('../core/embed/vectorSession').VectorSession | undefined;
   constructor(private readonly opts: SessionOptions) {}
 
   async fresh(): Promise<Project> {
@@ -38,7 +39,24 @@ export class ProjectSession {
     return locateVault({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env });
   }
 
-  close(): void {
+  /**
+   * The vector channel for hybrid recall: one embedding worker for the server's lifetime, started on the first
+   * hybrid call; each call embeds what the scanner changed for up to `budgetMs`, then answers (pending chunks
+   * are reported). No model → BM25 with the reason as a warning.
+   */
+  async vectors(budgetMs: number): Promise<{ channel?: import('../core/search/types').VectorChannel; warning?: string }> {
+    const project = this.project ?? (await this.fresh());
+    if (!this.vectorSession) {
+      const { VectorSession } = await import('../core/embed/vectorSession');
+      this.vectorSession = new VectorSession(project.index, { env: this.opts.env, threads: 1 });
+    }
+    return this.vectorSession.prepare(budgetMs);
+  }
+
+  async close(): Promise<void> {
+    const vs = this.vectorSession;
+    this.vectorSession = undefined;
+    await vs?.dispose();
     this.project?.close();
     this.project = undefined;
   }

@@ -46,7 +46,8 @@ export class EmbedWorker {
     // From sources (tests, benches under tsx) the worker registers tsx itself: loader hooks of the parent
     // thread do not reach worker threads.
     const worker = file.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { eval: true, workerData: init satisfies WorkerInit })
+      ? // tsx resolved from this checkout, not from the process's cwd (an MCP server may run with cwd `/`).
+        new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData: init satisfies WorkerInit })
       : new Worker(file, { workerData: init satisfies WorkerInit });
     this.worker = worker;
     this.starting = new Promise<ModelConfig>((resolve, reject) => {

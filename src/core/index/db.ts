@@ -14,6 +14,7 @@ export type Logger = (level: 'info' | 'warn' | 'error', message: string) => void
  * no live writer holds the lock that long, so it is removed.
  */
 const STALE_LOCK_MS = 15_000;
+const KEEP_ACROSS_SCHEMAS = new Set(['vectors', 'vector_models']);
 const MAX_WAIT_MS = 20_000;
 
 const sleepBuf = new Int32Array(new SharedArrayBuffer(4));
@@ -80,6 +81,8 @@ export class IndexDb {
         const tables = this.db.all("SELECT name, type FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'");
         for (const t of tables) {
           if (String(t.name).includes('_fts_')) continue; // shadow tables go with their virtual table
+          // Vectors are keyed by (model, text hash), not by this schema: keep them, re-embedding costs minutes.
+          if (KEEP_ACROSS_SCHEMAS.has(String(t.name))) continue;
           this.db.exec(`DROP TABLE IF EXISTS "${String(t.name)}"`);
         }
       });

@@ -3,6 +3,9 @@ import type { RecallMode } from '../../core/search/types';
 import { guarded, textResult } from '../result';
 import type { ToolDefinition } from './types';
 
+/** How long one call may spend embedding what changed before it answers (the rest is reported as pending). */
+const VECTOR_BUDGET_MS = 1500;
+
 export const recallMemoryTool: ToolDefinition = {
   name: 'recall_memory',
   description:
@@ -42,7 +45,10 @@ export const recallMemoryTool: ToolDefinition = {
       const project = await ctx.session.fresh();
       const [{ recall }, { renderFull, renderWire }] = await Promise.all([import('../../core/search/recall'), import('../../core/search/wire')]);
       const full = !!args.full;
-      const r = await recall(project, String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: (args.mode as RecallMode | undefined) ?? 'hybrid', full });
+      const mode = (args.mode as RecallMode | undefined) ?? 'hybrid';
+      const vec = mode === 'bm25' ? {} : await ctx.session.vectors(VECTOR_BUDGET_MS);
+      const r = await recall(project, String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode, full, vectors: vec.channel });
+      if (vec.warning) r.warnings.unshift(vec.warning);
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
       const text = r.warnings.length ? `${body}\n\n(${r.warnings.join('; ')})` : body;
       return textResult(text, {

@@ -56,6 +56,10 @@ test('each tool answers over stdio: loadout within 300 tokens, recall wire lines
     assert.ok(countTokens(text) <= 300, `${countTokens(text)} tokens`);
     assert.equal((loadout.structuredContent as { tokens: number }).tokens, countTokens(text));
 
+    const hybrid = await c.client.callTool({ name: 'recall_memory', arguments: { query: 'how do we stop charging a customer twice', limit: 3 } });
+    const hs = hybrid.structuredContent as { effective_mode: string; hits: { path: string }[] };
+    assert.equal(hs.effective_mode, 'hybrid', textOf(hybrid).slice(-300));
+    assert.ok(hs.hits.some((h) => /redlock|retry-storm|idempotency/.test(h.path)), JSON.stringify(hs.hits));
     const recall = await c.client.callTool({ name: 'recall_memory', arguments: { query: 'SELECT * FROM', limit: 2, mode: 'bm25' } });
     assert.match(textOf(recall), /^!μ:L3\|02_Architecture\/adr-002-sql-explicit-columns\.md\|score:[\d.]+\|links:\d+\/\d+ § /);
 
