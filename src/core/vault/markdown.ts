@@ -3,7 +3,10 @@ import { parseFrontmatter, type FrontmatterResult } from './frontmatter';
 
 /** A `[[target#heading|alias]]` or `![[embed]]` occurrence in a note body. */
 export interface WikiLink {
+  /** As written for `[[…]]`; for a Markdown link `[x](../a/b.md)`, the vault-relative path it points to. */
   target: string;
+  /** `markdown` for `[text](note.md)` links to other notes (many real vaults and ADR repos use only these). */
+  kind?: 'wiki' | 'markdown';
   heading?: string;
   alias?: string;
   embed: boolean;
@@ -51,6 +54,8 @@ md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text
 type Token = ReturnType<typeof md.parse>[number];
 
 const WIKILINK = /(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]/g;
+/** `[text](path/to/note.md#heading "title")` — only links to Markdown files count as note links. */
+const MDLINK = /(!?)\[([^\]\n]*)\]\(\s*<?([^)\s>]+\.(?:md|markdown))(?:#([^)\s>]*))?>?(?:\s+"[^"]*")?\s*\)/gi;
 const INLINE_TAG = /(?:^|[\s(])#([\p{L}_][\p{L}\p{N}_/-]*)/gu;
 
 /** Strips a UTF-8 BOM and normalises CRLF / CR so every consumer sees `\n` lines. */
@@ -90,13 +95,13 @@ export function parseNote(raw: string, relPath: string): ParsedNote {
       path.length = Math.min(path.length, level - 1);
       while (path.length < level - 1) path.push('');
       path.push(headingText);
-      collectInline(inline, startLine, links, tags);
+      collectInline(inline, startLine, links, tags, relPath);
       blocks.push({ headingPath: [...path], text: headingText, kind: 'heading', line: startLine, endLine: startLine });
       i += 2;
       continue;
     }
     if (tok.type === 'inline') {
-      collectInline(tok, startLine, links, tags);
+      collectInline(tok, startLine, links, tags, relPath);
       continue;
     }
     if (tok.level !== 0) continue;
@@ -142,9 +147,9 @@ function maskCodeSpans(src: string): string {
   return src.replace(/(`+)[\s\S]*?\1/g, (m) => m.replace(/[^\n]/g, ' '));
 }
 
-function collectInline(tok: Token | undefined, line: number, links: WikiLink[], tags: Set<string>): void {
+function collectInline(tok: Token | undefined, line: number, links: WikiLink[], tags: Set<string>, relPath: string): void {
   const src = tok?.content;
-  if (!src || (!src.includes('[[') && !src.includes('#'))) return;
+  if (!src || (!src.includes('[') && !src.includes('#'))) return;
   maskCodeSpans(src)
     .split('\n')
     .forEach((part, k) => {
@@ -155,8 +160,36 @@ function collectInline(tok: Token | undefined, line: number, links: WikiLink[], 
           links.push({ target, heading: m[3]?.trim() || undefined, alias: m[4]?.trim() || undefined, embed: m[1] === '!', line: line + k });
         }
       }
+      if (part.includes('](')) {
+        for (const m of part.matchAll(MDLINK)) {
+          const target = resolveRelative(relPath, m[3]);
+          if (target) links.push({ target, kind: 'markdown', heading: m[4] ? safeDecode(m[4]) : undefined, alias: m[2] || undefined, embed: m[1] === '!', line: line + k });
+        }
+      }
       if (part.includes('#')) for (const m of part.matchAll(INLINE_TAG)) tags.add(m[1].toLowerCase());
     });
+}
+
+/** A Markdown link's href made vault-relative (`../b.md` from `a/x.md` → `b.md`); undefined for URLs and escapes. */
+function resolveRelative(fromPath: string, href: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined; // http:, mailto:, file:, obsidian: …
+  const parts = href.startsWith('/') ? [] : fromPath.split('/').slice(0, -1);
+  for (const seg of safeDecode(href).split('/')) {
+    if (!seg || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) return undefined; // points outside the vault
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function normaliseFrontmatterTags(v: unknown): string[] {

@@ -54,3 +54,15 @@ test('status comes from frontmatter, a Status section or a Status: line', () => 
   assert.equal(extractStatus(parseNote('# ADR 3\n\n**Status:** ✅ Accepted\n', 'a.md')), 'Accepted');
   assert.equal(extractStatus(parseNote('# Just a note\n', 'a.md')), undefined);
 });
+
+test('Markdown links to notes count as links, made vault-relative; URLs, images and escapes do not', () => {
+  const src = ['See [ADR 2](../adr/0002-use-postgres.md#decision) and [the runbook](./runbooks/deploy%20app.md "Deploy").', 'Not [a site](https://example.com/x.md), not ![img](pic.png), not [up](../../../outside.md).'].join('\n');
+  const n = parseNote(src, 'docs/notes/today.md');
+  assert.deepEqual(
+    n.links.map((l) => [l.kind, l.target, l.heading ?? null, l.line]),
+    [
+      ['markdown', 'docs/adr/0002-use-postgres.md', 'decision', 1],
+      ['markdown', 'docs/notes/runbooks/deploy app.md', null, 1],
+    ],
+  );
+});
