@@ -1,5 +1,5 @@
-/** Bump when the layout changes: an index with another version is dropped and rebuilt from Markdown. */
-export const SCHEMA_VERSION = 2;
+/** Bump when the layout or what the parser extracts changes (v3: Markdown links): older indexes are rebuilt. */
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
