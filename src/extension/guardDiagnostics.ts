@@ -164,6 +164,7 @@ export class GuardDiagnostics implements vscode.Disposable {
 
   private onRulesChanged(adrs: AdrRules[]): void {
     this.publishRuleDiagnostics(adrs);
+    if (!this.settings().guardOnSave) return;
     for (const doc of vscode.workspace.textDocuments) if (this.applies(doc.uri)) void this.check(doc.uri);
   }
 

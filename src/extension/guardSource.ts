@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { git, repoRoot } from '../core/guard/diffSource';
 
 /**
@@ -22,7 +22,8 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 export async function guardSourceForFile(workspaceRoot: string, absPath: string): Promise<GuardSource> {
   let root: string;
   try {
-    root = await repoRoot(workspaceRoot);
+    // The repository nearest the file (a nested repository or submodule has its own HEAD).
+    root = await repoRoot(dirname(absPath));
   } catch {
     // Not a repository (or no git): every line of the file is new.
     return existsSync(absPath) ? { kind: 'files', root: workspaceRoot, files: [absPath] } : { kind: 'none', root: workspaceRoot };
