@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
-import type { FlushResult } from '../core/flush';
 import type { RecallResult } from '../core/search/types';
 import type { Loadout } from '../core/loadout/loadout';
 import type { OffloadResult } from '../core/offload';
@@ -164,4 +163,3 @@ async function showRemediation(info: ViolationInfo): Promise<void> {
   if (pick) await openAt(info.adrUri, info.ruleLine);
 }
 
-export type { FlushResult };

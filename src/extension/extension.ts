@@ -95,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       vscode.window.registerTreeDataProvider('k0maru.offloads', offloads),
       vscode.commands.registerCommand(REINDEX_COMMAND, () => reindexWithProgress(session, log)),
       vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => log.show(true)),
+      vscode.commands.registerCommand('k0maru.checkFile', (uri?: vscode.Uri) => checkFile(session, uri)),
       vscode.commands.registerCommand('k0maru.refreshViews', () => {
         for (const t of Object.values(trees)) t.refresh();
       }),
@@ -151,6 +152,25 @@ function findProjectRoot(setting: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Runs the guard on one file now (the active editor's by default), whatever k0maru.guardOnSave says. */
+async function checkFile(session: VaultSession | undefined, uri?: vscode.Uri): Promise<vscode.Diagnostic[] | undefined> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!session || !target || !vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('K0maru: the guard needs a trusted workspace with a vault and an open file.');
+    return undefined;
+  }
+  if (!session.guard.applies(target)) {
+    void vscode.window.showInformationMessage('K0maru: this file is not checked (outside the project, in the vault or excluded by k0maru.exclude).');
+    return [];
+  }
+  const diagnostics = [...(await session.guard.check(target))];
+  const errors = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+  void vscode.window.showInformationMessage(diagnostics.length
+    ? `K0maru: ${errors} error(s), ${diagnostics.length - errors} warning(s) from the ADR guard (see Problems).`
+    : 'K0maru: no ADR rule is violated by the lines this file adds.');
+  return diagnostics;
 }
 
 async function reindexWithProgress(session: VaultSession | undefined, log: vscode.LogOutputChannel): Promise<ScanReport | undefined> {

@@ -123,11 +123,6 @@ export class VaultSession implements vscode.Disposable {
     );
   }
 
-  /** The `.k0maru` folder of this project (where refs and the index live). */
-  get k0Dir(): string {
-    return join(this.projectRoot, '.k0maru');
-  }
-
   dispose(): void {
     for (const d of this.disposables.reverse()) d.dispose();
   }

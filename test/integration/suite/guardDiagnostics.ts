@@ -70,6 +70,11 @@ export function registerGuardTests(): void {
       assert.equal(codeOf(warn), 'k0maru.guard.NO-TIMER-RETRY');
     });
 
+    it('k0maru.checkFile runs the same check on demand', async () => {
+      const diags = await vscode.commands.executeCommand<vscode.Diagnostic[]>('k0maru.checkFile', pay());
+      assert.deepEqual(diags.map(codeOf).sort(), ['k0maru.guard.CHARGE-LOCK', 'k0maru.guard.NO-TIMER-RETRY']);
+    });
+
     it('k0maru.strict shows warn rules as errors', async () => {
       const config = vscode.workspace.getConfiguration('k0maru');
       await config.update('strict', true, vscode.ConfigurationTarget.Workspace);
