@@ -20,7 +20,8 @@ const nodeCommon = {
 
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
-  { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon },
+  // The embedding worker's dev-mode tsx path is never taken from a bundle (embedWorker.js sits beside it).
+  { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
   { in: 'src/extension/coreGuard.ts', out: 'dist/extensionGuard.js', ...nodeCommon },
   { in: 'src/extension/coreTools.ts', out: 'dist/extensionTools.js', ...nodeCommon },
   { in: 'src/extension/coreDistill.ts', out: 'dist/extensionDistill.js', ...nodeCommon },

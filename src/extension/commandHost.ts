@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Project } from '../core/project';
+import type { VectorChannel } from '../core/search/types';
 import { toK0 } from './coreLoader';
 import type { IndexController } from './indexController';
 import type { Settings } from './settings';
@@ -13,6 +14,8 @@ export interface CommandHost {
   /** The first local workspace folder (where Init creates `.k0maru/`). */
   workspaceRoot(): string | undefined;
   settings(): Settings;
+  /** The vector channel for hybrid recall (see VaultSession.vectors). */
+  vectors(): Promise<{ channel?: VectorChannel; warning?: string }>;
   /** A command changed what the views show (the offload ledger); file watchers would notice too, later. */
   refreshViews(): void;
   /** Called after Init created a vault: the extension opens it without a reload. */

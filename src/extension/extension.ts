@@ -80,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       controller: () => session?.controller,
       workspaceRoot: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
       settings: readSettings,
+      vectors: () => (session ? session.vectors() : Promise.resolve({ warning: 'no vault' })),
       refreshViews: () => {
         for (const t of Object.values(trees)) t.refresh();
       },

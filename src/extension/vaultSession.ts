@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
 import type { VaultPaths } from '../core/vault/paths';
+import type { VectorSession } from '../core/embed/vectorSession';
+import type { VectorChannel } from '../core/search/types';
 import type { ScanReason } from './api';
 import { loadCore } from './coreLoader';
 import { GuardCodeActions, GuardDiagnostics } from './guardDiagnostics';
@@ -31,6 +33,7 @@ export class VaultSession implements vscode.Disposable {
   private pathsValue: VaultPaths | undefined;
   private mcpKind: McpRegistration = 'none';
   private started = false;
+  private vectorSession: VectorSession | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(readonly projectRoot: string, private readonly deps: SessionDeps) {
@@ -39,6 +42,8 @@ export class VaultSession implements vscode.Disposable {
     this.guard = new GuardDiagnostics(projectRoot, () => this.paths().notesRoot, this.rules, deps.settings, deps.log);
     this.disposables.push(
       this.controller,
+      // Disposed before the controller (the list is disposed in reverse): the worker reads the index it closes.
+      { dispose: () => void this.dropVectors() },
       this.rules,
       this.guard,
       this.controller.onDidChangeState((s) => {
@@ -57,6 +62,24 @@ export class VaultSession implements vscode.Disposable {
 
   mcpLaunch(): McpLaunch {
     return mcpLaunch(this.deps.extensionPath, this.projectRoot);
+  }
+
+  /**
+   * The vector channel for hybrid recall, as the MCP server does it: one embedding worker thread (1 ORT thread,
+   * so the extension host keeps a core) started on the first recall; each call embeds what the scanner changed
+   * for up to `budgetMs`. A warning instead of a channel means: answer with BM25 (no usable model).
+   */
+  async vectors(budgetMs = 1000): Promise<{ channel?: VectorChannel; warning?: string }> {
+    const project = this.controller.project();
+    const model = this.deps.settings().embeddingModelPath || undefined;
+    this.vectorSession ??= loadCore().createVectorSession(project.index, { model, threads: 1 });
+    return this.vectorSession.prepare(budgetMs);
+  }
+
+  private async dropVectors(): Promise<void> {
+    const vs = this.vectorSession;
+    this.vectorSession = undefined;
+    await vs?.dispose().catch((err) => this.deps.log.warn(`stopping the embedding worker: ${(err as Error).message}`));
   }
 
   /** Vault paths (the bound vault's notes root included), known before the index opens. */
@@ -117,6 +140,7 @@ export class VaultSession implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((doc) => this.guard.forget(doc.uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('k0maru')) return;
+        if (e.affectsConfiguration('k0maru.embeddingModelPath')) void this.dropVectors();
         if (!this.deps.settings().guardOnSave) this.guard.clearAll();
         else void this.guard.start();
       }),

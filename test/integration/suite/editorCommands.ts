@@ -47,10 +47,13 @@ export function registerEditorCommandTests(): void {
       assert.ok(labels(group(snap, 'Recent logs')).includes('Debugging the double charge'), JSON.stringify(snap));
     });
 
-    it('k0maru.recall finds the ADR (same recall use case as the CLI)', async () => {
+    it('k0maru.recall finds the ADR with hybrid recall (same use case and embedding worker as the MCP tool)', async () => {
       const r = await vscode.commands.executeCommand<RecallResult>('k0maru.recall', { query: 'redis mutex invoice' });
       assert.ok(r && r.hits.length > 0, JSON.stringify(r));
       assert.ok(r.hits.some((h) => h.path.endsWith('ADR-001-redis-lock.md')), r.hits.map((h) => h.path).join(', '));
+      // The bundled embedding model ran in its worker inside the extension host: hybrid, not the BM25 fallback.
+      assert.equal(r.effectiveMode, 'hybrid', r.warnings.join('; '));
+      assert.ok(r.hits.some((h) => h.explain.vector !== undefined), 'no hit carries a vector score');
     });
 
     it('k0maru.showLoadout renders the loadout within the budget in a Markdown document', async () => {
