@@ -57,7 +57,7 @@ const splitBuild = {
   // The shebang must be the very first line of the executable; esbuild keeps the one in src/cli/bin.ts.
   entryPoints: { cli: 'src/cli/bin.ts', mcp: 'src/mcp/bin.ts' },
   outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
-  outExtension: { '.js': '.mjs' }, chunkNames: '[name]-[hash]', entryNames: '[name]',
+  outExtension: { '.js': '.mjs' }, chunkNames: 'lazy-[name]-[hash]', entryNames: '[name]',
   sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'],
   define: { __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: {
@@ -88,10 +88,10 @@ async function main() {
   }
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));
   chmodSync('dist/cli.mjs', 0o755);
-  // Chunk names are content hashes: remove the ones this build no longer produced (after writing the new ones,
+  // Lazily loaded chunks (`lazy-*`) are named by content hash: remove the ones this build no longer produced (after writing the new ones,
   // so a process already running from dist/ keeps working), or they would ship in the package.
   const produced = new Set(results.flatMap((r) => Object.keys(r.metafile?.outputs ?? {})).map((p) => p.replace(/^dist\//, '')));
-  for (const f of readdirSync('dist')) if (f.startsWith('chunk-') && !produced.has(f)) rmSync(join('dist', f));
+  for (const f of readdirSync('dist')) if (f.startsWith('lazy-') && !produced.has(f)) rmSync(join('dist', f));
 }
 
 main().catch((err) => { console.error(err.message ?? err); process.exit(1); });
