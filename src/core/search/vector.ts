@@ -84,8 +84,20 @@ export class VectorStore {
     this.refresh();
   }
 
-  /** Re-reads the chunks (after a scan) and which passages already have vectors; rebuilds the search matrix. */
+  /** What `refresh()` last loaded: the scanner's generation and this model's vector count. */
+  private loadedKey = '';
+
+  /**
+   * Re-reads the chunks (after a scan) and which passages already have vectors; rebuilds the search matrix —
+   * only when either changed since the last load. A long-lived host calls this before every recall, and
+   * reloading tens of thousands of vectors each time cost tens of ms on the host's thread.
+   */
   refresh(): void {
+    const gen = this.idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0';
+    const count = this.idx.get('SELECT COUNT(*) AS n FROM vectors WHERE model = ?', [this.modelId])?.n ?? 0;
+    const key = `${gen}:${count}`;
+    if (key === this.loadedKey) return;
+    this.loadedKey = key;
     const rows = this.idx.all('SELECT c.id, c.doc_id, c.heading, c.text, d.title FROM chunks c JOIN documents d ON d.id = c.doc_id ORDER BY c.id');
     this.passages = rows.flatMap((r) =>
       passagesOf({ id: Number(r.id), docId: Number(r.doc_id), title: String(r.title), heading: String(r.heading), text: String(r.text) }, this.opts),
