@@ -46,36 +46,8 @@ fi
 start=$SECONDS
 log "installing code-server $VERSION into $CACHE"
 rm -rf "$CACHE"
-mkdir -p "$CACHE"
-printf '{ "name": "k0maru-code-server-cache", "private": true }\n' > "$CACHE/package.json"
-
-# npm's own flags for every step: offline-friendly output, no audit/fund network calls.
-NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
-export npm_config_yes=true   # some rebuild steps run npx; this npm's config says yes=false
-
-(cd "$CACHE" && npm install "${NPM_FLAGS[@]}" --ignore-scripts "code-server@$VERSION")
-(cd "$CACHE" && npm rebuild "${NPM_FLAGS[@]}" argon2)
-
-log "installing VS Code's server dependencies"
-(
-  cd "$PKG/lib/vscode"
-  npm install "${NPM_FLAGS[@]}" --omit=dev --ignore-scripts
-  # @vscode/ripgrep's postinstall would download a binary; give it Debian's instead.
-  mkdir -p node_modules/@vscode/ripgrep/bin
-  ln -sfn "$RG" node_modules/@vscode/ripgrep/bin/rg
-  npm rebuild "${NPM_FLAGS[@]}" --ignore-scripts=false
-  # Re-link in case a rebuild step replaced the bin folder.
-  mkdir -p node_modules/@vscode/ripgrep/bin
-  ln -sfn "$RG" node_modules/@vscode/ripgrep/bin/rg
-
-  # What code-server's postinstall.sh does after its npm install (Linux branch).
-  rm -rf node_modules.asar && ln -s node_modules node_modules.asar
-  (cd bin/remote-cli && rm -rf code-server && ln -s code-linux.sh code-server)
-  (cd bin/helpers && rm -rf browser.sh && ln -s browser-linux.sh browser.sh)
-)
-
-log "installing built-in extensions' dependencies"
-(cd "$PKG/lib/vscode/extensions" && npm install "${NPM_FLAGS[@]}" --omit=dev)
+source "$ROOT/scripts/lib/code-server-recipe.sh"
+k0_install_code_server "$CACHE" "$VERSION" "$RG"
 
 out="$(installed_version || true)"
 if [[ "$out" != "$VERSION "* ]]; then

@@ -29,7 +29,6 @@ start=$SECONDS
 rm -rf "$CACHE"
 mkdir -p "$CACHE/node22" "$CACHE/cs"
 NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
-export npm_config_yes=true
 
 log "installing $NODE_PKG"
 printf '{ "name": "k0maru-node22", "private": true }\n' > "$CACHE/node22/package.json"
@@ -40,22 +39,8 @@ export npm_config_nodedir="$NODE_DIR"
 log "node $(node --version)"
 
 log "installing code-server $VERSION"
-printf '{ "name": "k0maru-code-server-next", "private": true }\n' > "$CACHE/cs/package.json"
-(cd "$CACHE/cs" && npm install "${NPM_FLAGS[@]}" --ignore-scripts "code-server@$VERSION")
-(cd "$CACHE/cs" && npm rebuild "${NPM_FLAGS[@]}" argon2)
-(
-  cd "$PKG/lib/vscode"
-  npm install "${NPM_FLAGS[@]}" --omit=dev --ignore-scripts
-  mkdir -p node_modules/@vscode/ripgrep/bin
-  ln -sfn "$RG" node_modules/@vscode/ripgrep/bin/rg
-  npm rebuild "${NPM_FLAGS[@]}" --ignore-scripts=false
-  mkdir -p node_modules/@vscode/ripgrep/bin
-  ln -sfn "$RG" node_modules/@vscode/ripgrep/bin/rg
-  rm -rf node_modules.asar && ln -s node_modules node_modules.asar
-  (cd bin/remote-cli && rm -rf code-server && ln -s code-linux.sh code-server)
-  (cd bin/helpers && rm -rf browser.sh && ln -s browser-linux.sh browser.sh)
-)
-(cd "$PKG/lib/vscode/extensions" && npm install "${NPM_FLAGS[@]}" --omit=dev)
+source "$ROOT/scripts/lib/code-server-recipe.sh"
+k0_install_code_server "$CACHE/cs" "$VERSION" "$RG"
 
 out="$(installed_version || true)"
 [[ "$out" == "$VERSION "* ]] || { echo "[setup-code-server-next] installed code-server does not report $VERSION: $out" >&2; exit 1; }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -10,6 +10,7 @@ import { pathsForProject } from '../../../src/core/vault/paths';
 import { parseNote } from '../../../src/core/vault/markdown';
 import { runCli } from '../../../src/cli/main';
 import { EXPECTED, fixture } from '../offload/fixtures';
+import { listFiles } from '../../helpers/files';
 
 function project() {
   const root = mkdtempSync(join(tmpdir(), 'k0-distill-'));
@@ -18,16 +19,6 @@ function project() {
   return { root, paths: pathsForProject(root), env: { HERMES_HOME: hermes, HOME: join(root, 'no-home') } as NodeJS.ProcessEnv, hermes };
 }
 
-function walk(root: string, rel = ''): string[] {
-  if (!existsSync(join(root, rel))) return [];
-  const out: string[] = [];
-  for (const n of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${n.name}` : n.name;
-    if (n.isDirectory()) out.push(...walk(root, r));
-    else out.push(r);
-  }
-  return out;
-}
 
 for (const ex of EXPECTED) {
   test(`classification of ${ex.file}: ${ex.runtime} → ${ex.family}`, async () => {
@@ -50,8 +41,8 @@ test('dry_run writes nothing anywhere', async () => {
   assert.equal(r.export?.outcome, 'preview');
   assert.equal(r.export?.path, join(hermes, 'skills', 'go-deadlock', 'SKILL.md'));
   assert.ok(validateSkill(r.export!.text, 'hermes', 'go-deadlock').ok);
-  assert.deepEqual(walk(root), []);
-  assert.deepEqual(walk(hermes), []);
+  assert.deepEqual(listFiles(root), []);
+  assert.deepEqual(listFiles(hermes), []);
 });
 
 test('writes a skill note through the FlushEngine with the playbook sections', async () => {
@@ -67,7 +58,7 @@ test('writes a skill note through the FlushEngine with the playbook sections', a
   assert.ok(text.includes('[[payment-gateway]]'));
   // The trace had more than 30 lines: it was offloaded so the playbook points at the raw evidence.
   assert.match(text, /Offloaded log `node_[0-9a-f]{8}`/);
-  assert.ok(walk(root).every((f) => f.startsWith('.k0maru/')), walk(root).join(','));
+  assert.ok(listFiles(root).every((f) => f.startsWith('.k0maru/')), listFiles(root).join(','));
 });
 
 test('Hermes export: $HERMES_HOME/skills/<name>/SKILL.md, valid, idempotent, never overwrites a different skill', async () => {
@@ -118,8 +109,8 @@ test('bad input: empty trace, no input, unknown fields, bad target, binary junk'
   const r = await distillSkill(paths, { raw_trace: junk, dry_run: true, target: 'hermes' }, { env });
   assert.equal(r.runtime, 'unknown');
   assert.ok(validateSkill(r.export!.text, 'hermes', r.export!.name).ok);
-  assert.deepEqual(walk(root), []);
-  assert.deepEqual(walk(hermes), []);
+  assert.deepEqual(listFiles(root), []);
+  assert.deepEqual(listFiles(hermes), []);
 });
 
 test('skill validator rejects what the formats forbid', () => {

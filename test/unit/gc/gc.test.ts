@@ -6,25 +6,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gcSession, type GcResult } from '../../../src/core/gc';
 import { runCli } from '../../../src/cli/main';
+import { listFiles, tempRefsProject } from '../../helpers/files';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'trajectories');
 const SESSION = readFileSync(join(DIR, 'session-200.json'), 'utf8');
 const FACTS: Record<'files' | 'codes' | 'decisions' | 'commands', string[]> = JSON.parse(readFileSync(join(DIR, 'session-200.facts.json'), 'utf8'));
 
-function project() {
-  const root = mkdtempSync(join(tmpdir(), 'k0-gc-'));
-  return { projectRoot: root, refsDir: join(root, '.k0maru', 'refs') };
-}
+const project = () => tempRefsProject('k0-gc-');
 
-function walk(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${n.name}` : n.name;
-    if (n.isDirectory()) out.push(...walk(root, r));
-    else out.push(r);
-  }
-  return out;
-}
 
 test('200-turn trajectory: TRR ≥ 85%, the hot window is untouched, report is consistent', async () => {
   const p = project();
@@ -123,7 +112,7 @@ test('bad input: invalid JSON, wrong shapes and bad options give clear INVALID_A
   }
   await assert.rejects(gcSession(p, { trajectory: { session_id: 's', turns: [] }, hot_window: -1 }), /hot_window/);
   await assert.rejects(gcSession(p, { trajectory: { session_id: 's', turns: [] }, threshold: 1.5 }), /threshold/);
-  assert.equal(walk(p.projectRoot).length, 0, 'nothing written for invalid input');
+  assert.equal(listFiles(p.projectRoot).length, 0, 'nothing written for invalid input');
 });
 
 test('unknown roles are kept verbatim and flagged, even when old', async () => {

@@ -1,10 +1,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectStdio, textOf } from '../../helpers/mcpClient';
 import { countTokens } from '../../../src/core/tokens/count';
+import { listFiles } from '../../helpers/files';
 
 const DEMO = join(__dirname, '..', '..', '..', 'demo');
 let root: string;
@@ -15,9 +16,6 @@ before(() => {
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
-function listFiles(dir: string, rel = ''): string[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(dir, join(rel, e.name)) : [join(rel, e.name)]));
-}
 
 const FULL_TOOLS = ['distill_session_skill', 'flush_session', 'gc_session_context', 'get_project_loadout', 'guard_check', 'inspect_log_node', 'offload_context', 'recall_memory'];
 const SIDECAR_TOOLS = ['distill_session_skill', 'flush_session', 'get_project_loadout', 'guard_check', 'recall_memory'];

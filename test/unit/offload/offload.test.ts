@@ -1,29 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { xxhash3 } from 'hash-wasm';
 import { analyzeText, countTokensSafe, formatLocation, LEDGER_FILE, MAX_DIAGRAM_LINES, offloadLog } from '../../../src/core/offload';
 import { EXPECTED, fixture, LONG_LOGS } from './fixtures';
+import { listFiles, tempRefsProject } from '../../helpers/files';
 
-function project() {
-  const root = mkdtempSync(join(tmpdir(), 'k0-offload-'));
-  return { projectRoot: root, refsDir: join(root, '.k0maru', 'refs') };
-}
+const project = () => tempRefsProject('k0-offload-');
 
-/** Every file under `root`, relative: used to prove nothing is written outside .k0maru/refs. */
-function walk(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(join(root, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${n.name}` : n.name;
-    if (n.isDirectory()) out.push(...walk(root, r));
-    else out.push(r);
-  }
-  return out;
-}
 
 async function mermaidVerdict(text: string): Promise<'ok' | string> {
   const mermaid = (await import('mermaid')).default;
@@ -186,7 +173,7 @@ test('bad input: binary junk, 1 MB lines and empty logs are handled and stay ins
   await assert.rejects(offloadLog(p, { text: 'x', threshold: -1 }), /threshold/);
   await assert.rejects(offloadLog(p, {}), /exactly one/);
 
-  const files = walk(p.projectRoot);
+  const files = listFiles(p.projectRoot);
   assert.ok(files.every((f) => f.startsWith('.k0maru/refs/')), files.join(', '));
   assert.ok(!files.some((f) => f.endsWith('.tmp')), 'no temp file left behind');
   rmSync(p.projectRoot, { recursive: true, force: true });
