@@ -90,6 +90,8 @@ export class IndexController implements vscode.Disposable {
     try {
       const project = this.open();
       const report = await project.scan({
+        // Never hold the extension host's event loop for long: yield every 20 ms of scanning.
+        yieldEveryMs: 20,
         onProgress: (p) => {
           this.setState({ kind: 'scanning', done: p.done, total: p.total });
           onProgress?.(p);

@@ -38,6 +38,11 @@ export interface ScanOptions {
   /** Larger files are skipped and reported (default 5 MiB: a note that size is a dump, not a note). */
   maxFileBytes?: number;
   exclude?: string[];
+  /**
+   * Hosts with an event loop to keep responsive (the editor) pass a budget in ms: the scan then yields to the
+   * event loop whenever it has worked that long, and commits in smaller batches so no single step runs long.
+   */
+  yieldEveryMs?: number;
 }
 
 interface Known {
@@ -47,6 +52,8 @@ interface Known {
 }
 
 const BATCH = 400;
+/** Batch size when yielding: ~100 notes of parse + insert stay well under a frame budget's worth of work. */
+const SMALL_BATCH = 50;
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Lenient = new TextDecoder('utf-8');
@@ -105,6 +112,13 @@ export class IncrementalScanner {
       }
     };
 
+    const batchSize = opts.yieldEveryMs ? SMALL_BATCH : BATCH;
+    let lastYield = performance.now();
+    const maybeYield = async () => {
+      if (!opts.yieldEveryMs || performance.now() - lastYield < opts.yieldEveryMs) return;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    };
     let done = 0;
     const progressEvery = Math.max(50, Math.floor(files.length / 100));
     for (const f of files) {
@@ -160,7 +174,8 @@ export class IncrementalScanner {
         report.changedPaths.push(f.rel);
         pending.push({ kind: 'upsert', rel: f.rel, mtimeMs, size, hash: digest, note, warnings });
       }
-      if (pending.length >= BATCH) commit();
+      if (pending.length >= batchSize) commit();
+      await maybeYield();
     }
     commit();
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { openProject } from '../../../src/core/project';
 import { K0Error } from '../../../src/core/errors';
 import { tempVault } from '../../helpers/tempVault';
+import { loadHasher } from '../../../src/core/scan/hash';
 
 const NOTE = (title: string, body = 'Some text.') => `---\ntitle: ${title}\n---\n# ${title}\n${body}\n`;
 
@@ -123,6 +124,31 @@ test('a vault path that does not exist is a clear VAULT_NOT_FOUND error', () => 
     writeFileSync(join(v.root, 'plain.txt'), '');
     assert.throws(() => openProject({ vault: join(v.root, 'plain.txt') }), (e: unknown) => e instanceof K0Error && e.code === 'VAULT_NOT_FOUND');
   } finally {
+    v.cleanup();
+  }
+});
+
+test('with a yield budget the scan gives the event loop turns while it works, and indexes the same', async () => {
+  const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`n/${i}.md`, NOTE(`Note ${i}`, `body ${i} `.repeat(40))]));
+  const v = tempVault(files);
+  const p = openProject({ vault: v.root });
+  try {
+    await loadHasher(); // its one-time async WASM compile would otherwise free the loop by itself
+    // A self-rescheduling setImmediate runs once per event-loop turn: it counts the turns the scan gave away.
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const r = await p.scan({ yieldEveryMs: 0.001 });
+    running = false;
+    assert.equal(r.added, 300);
+    assert.ok(turns >= 300, `only ${turns} event-loop turns during a scan of 300 notes`);
+    assert.equal(Number(p.index.get('SELECT COUNT(*) AS n FROM documents')!.n), 300);
+  } finally {
+    p.close();
     v.cleanup();
   }
 });
