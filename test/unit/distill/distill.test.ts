@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { distillSkill, ERROR_FAMILIES, matchFamily, renderSkill, skillName, validateSkill } from '../../../src/core/distill';
 import { offloadLog } from '../../../src/core/offload';
 import { pathsForProject } from '../../../src/core/vault/paths';
 import { parseNote } from '../../../src/core/vault/markdown';
-import { runCli } from '../../../src/cli/main';
 import { EXPECTED, fixture } from '../offload/fixtures';
 import { listFiles } from '../../helpers/files';
+import { runCliCaptured } from '../../helpers/cli';
 
 function project() {
   const root = mkdtempSync(join(tmpdir(), 'k0-distill-'));
@@ -144,16 +143,7 @@ test('the family table is well-formed: ids are valid skill names, unique, each f
 
 test('CLI: distill --dry-run --export-hermes prints a preview; --export-omp writes', async () => {
   const { root, env } = project();
-  const run = async (args: string[], stdinText?: string) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const stdout = new PassThrough().on('data', (d) => out.push(String(d)));
-    const stderr = new PassThrough().on('data', (d) => err.push(String(d)));
-    const stdin = new PassThrough();
-    stdin.end(stdinText ?? '');
-    const code = await runCli(args, { stdout, stderr, stdin, cwd: root, env });
-    return { code, out: out.join(''), err: err.join('') };
-  };
+  const run = (args: string[], stdinText?: string) => runCliCaptured(args, { cwd: root, env, stdin: stdinText });
   const a = await run(['distill', '--dry-run', '--export-hermes'], fixture('go-nil-map-panic.log'));
   assert.equal(a.code, 0, a.err);
   assert.match(a.out, /Preview: Go assignment to entry in nil map/);

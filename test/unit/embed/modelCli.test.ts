@@ -3,21 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../../src/cli/main';
 import { ensureBundledModel } from './helpers';
 import { writeTinyModel } from './tinyModel';
+import { runCliCaptured } from '../../helpers/cli';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const code = await runCli(args, { stdout, stderr, stdin: new PassThrough(), cwd: tmpdir(), env });
-  return { code, out, err };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv) => runCliCaptured(args, { cwd: tmpdir(), env });
 
 test('k0maru model install | list | info through the CLI adapter', async () => {
   const bundled = ensureBundledModel();

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { gcSession, type GcResult } from '../../../src/core/gc';
-import { runCli } from '../../../src/cli/main';
 import { listFiles, tempRefsProject } from '../../helpers/files';
+import { runCliCaptured } from '../../helpers/cli';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'trajectories');
 const SESSION = readFileSync(join(DIR, 'session-200.json'), 'utf8');
@@ -138,16 +137,7 @@ test('empty and tiny trajectories come back unchanged', async () => {
 test('CLI: k0maru gc reads stdin and prints the report; --json gives the compacted trajectory', async () => {
   const root = mkdtempSync(join(tmpdir(), 'k0-gc-cli-'));
   mkdirSync(join(root, '.k0maru', 'wiki'), { recursive: true });
-  const run = async (args: string[], stdinText?: string) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const stdout = new PassThrough().on('data', (d) => out.push(String(d)));
-    const stderr = new PassThrough().on('data', (d) => err.push(String(d)));
-    const stdin = new PassThrough();
-    stdin.end(stdinText ?? '');
-    const code = await runCli(args, { stdout, stderr, stdin, cwd: root, env: {} });
-    return { code, out: out.join(''), err: err.join('') };
-  };
+  const run = (args: string[], stdinText?: string) => runCliCaptured(args, { cwd: root, stdin: stdinText });
   const a = await run(['gc'], SESSION);
   assert.equal(a.code, 0);
   assert.match(a.out, /compacted: 200 → \d+ turns, \d+ → \d+ tokens \(TRR \d+\.\d%\)/);
