@@ -7,6 +7,7 @@ import { branchChanges, repoRoot, stagedChanges, wholeFiles, worktreeChanges } f
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
+import { projectMatches } from './project';
 
 export interface GuardCheckOptions {
   /** Unified diff text to audit. */
@@ -97,12 +98,6 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     },
     source,
   };
-}
-
-function projectMatches(a: AdrRules, project?: string): boolean {
-  if (!project) return true;
-  const p = project.toLowerCase();
-  return !a.project || a.project.toLowerCase() === p || a.adrPath.toLowerCase().split('/').includes(p);
 }
 
 /** The vault and `.k0maru/` are never audited: ADRs quote the very code they forbid. */

@@ -7,6 +7,7 @@ import { parseNote } from '../vault/markdown';
 import { loadVaultRules } from '../guard/ruleStore';
 import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
 import type { AdrRules } from '../guard/types';
+import { projectMatches } from '../guard/project';
 import { detectStack } from './stack';
 import { fitToBudget, type LoadoutSection } from './budget';
 
@@ -91,12 +92,6 @@ function summaryOf(row: Record<string, unknown>): string {
   }
   const s = typeof fm.summary === 'string' && fm.summary.trim() ? fm.summary : String(row.title);
   return s.replace(/\s+/g, ' ').trim();
-}
-
-function projectMatches(a: AdrRules, project?: string): boolean {
-  if (!project) return true;
-  const p = project.toLowerCase();
-  return !a.project || a.project.toLowerCase() === p;
 }
 
 /** An ADR matters for a change when one of its rules is scoped to a changed path, or one of its tags names a path segment. */
