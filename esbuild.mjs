@@ -25,6 +25,8 @@ const entries = [
   { in: 'src/extension/coreGuard.ts', out: 'dist/extensionGuard.js', ...nodeCommon },
   { in: 'src/extension/coreTools.ts', out: 'dist/extensionTools.js', ...nodeCommon },
   { in: 'src/extension/coreDistill.ts', out: 'dist/extensionDistill.js', ...nodeCommon },
+  // The console's host side (protocol, dispatch, the console use cases): loaded when a console page first speaks.
+  { in: 'src/extension/coreConsole.ts', out: 'dist/extensionConsole.js', ...nodeCommon },
   // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
   { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
@@ -33,6 +35,25 @@ const entries = [
   // mocha's optional parallel runner uses require.resolve on its own files; we never run it in parallel.
   { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
 ];
+
+// The VS Code webview may load files from one folder only (its localResourceRoots): dist/webview/ holds a copy of
+// the page bundle and its CSS, so the webview cannot read the extension's own code or models. dist/webview.js and
+// .css stay where `k0maru ui` serves them from. A plugin, so watch builds refresh the copy too.
+const WEBVIEW_DIR = 'dist/webview';
+const copyWebviewBundle = {
+  name: 'copy-webview-bundle',
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length) return;
+      mkdirSync(WEBVIEW_DIR, { recursive: true });
+      for (const f of ['webview.js', 'webview.css', 'webview.js.map', 'webview.css.map']) {
+        if (existsSync(join('dist', f))) copyFileSync(join('dist', f), join(WEBVIEW_DIR, f));
+        else rmSync(join(WEBVIEW_DIR, f), { force: true });
+      }
+    });
+  },
+};
+for (const e of entries) if (e.out === 'dist/webview.js') e.plugins = [...(e.plugins ?? []), copyWebviewBundle];
 
 // WASM files the bundles load at run time: [source, destination file name in dist/].
 const assets = [

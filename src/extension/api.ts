@@ -53,4 +53,31 @@ export interface K0maruApi {
   };
   /** How (and whether) the MCP server was registered with the host, and the command line it runs. */
   mcp(): { registration: McpRegistration; launch?: McpLaunch };
+  /** The console webviews (panel and sidebar view), as far as the host saw them talk. */
+  readonly console: {
+    /** Resolves once a page of that layout (any, when omitted) sent `ready` and was sent its `hello`. */
+    whenReady(layout?: 'panel' | 'sidebar'): Promise<ConsoleInfo>;
+    stats(): ConsoleStats;
+  };
+}
+
+/** The `hello` a console page received. */
+export interface ConsoleInfo {
+  layout: 'panel' | 'sidebar';
+  vaultName: string;
+  version: string;
+  protocol: number;
+}
+
+/** What the console host did since activation; counts only messages the webview accepted. */
+export interface ConsoleStats {
+  /** Pages rendered (a panel or view shown again after being disposed counts again). */
+  pages: number;
+  hellos: number;
+  /** Successful responses by method. */
+  answered: Record<string, number>;
+  /** Error responses (invalid messages, failed requests). */
+  failed: number;
+  /** Change events pushed (each to every open page). */
+  events: number;
 }

@@ -4,9 +4,10 @@ export type Core = typeof import('./core');
 export type GuardCore = typeof import('./coreGuard');
 export type ToolsCore = typeof import('./coreTools');
 export type DistillCore = typeof import('./coreDistill');
+export type ConsoleCore = typeof import('./coreConsole');
 
 /**
- * Loads the core bundles built from ./core.ts, ./coreGuard.ts, ./coreTools.ts and ./coreDistill.ts (dist/extension*.js). A computed
+ * Loads the core bundles built from ./core.ts, ./coreGuard.ts, ./coreTools.ts, ./coreDistill.ts and ./coreConsole.ts (dist/extension*.js). A computed
  * path keeps esbuild from inlining them into dist/extension.js; Node's require cache makes later calls free.
  * The first load of each is synchronous (it compiles the bundle), so its time is recorded for the report.
  */
@@ -24,6 +25,10 @@ export function loadTools(): ToolsCore {
 
 export function loadDistill(): DistillCore {
   return load<DistillCore>('extensionDistill.js');
+}
+
+export function loadConsole(): ConsoleCore {
+  return load<ConsoleCore>('extensionConsole.js');
 }
 
 // Immutable modules and the measurement of their one load each; not service state.

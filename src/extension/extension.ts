@@ -5,6 +5,7 @@ import type { ScanReport } from '../core/scan/scanner';
 import type { K0maruApi, IndexState } from './api';
 import type { CommandHost } from './commandHost';
 import { registerCommands } from './commands';
+import { registerConsole } from './console';
 import { coreLoadTimes } from './coreLoader';
 import { readSettings } from './settings';
 import { createStatusBar, renderStatus, SHOW_LOG_COMMAND } from './statusBar';
@@ -45,6 +46,12 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
     return s ? buildOffloads(s.paths().refsDir) : [];
   }, onError('Offloads view'));
   const trees = { architecture, memory, offloads };
+  const consoles = registerConsole({ extensionUri: context.extensionUri, log, version, session: () => session });
+  context.subscriptions.push(...consoles.disposables);
+  const refreshAll = () => {
+    for (const t of Object.values(trees)) t.refresh();
+    consoles.host.notify('vaultChanged');
+  };
 
   const openVault = (root: string) => {
     session?.dispose();
@@ -57,14 +64,22 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
         if (which === 'index') { memory.refresh(); architecture.refresh(); }
         else if (which === 'rules') architecture.refresh();
         else offloads.refresh();
+        // The console shows search results (index), nothing from the rules, and the offloads and savings (ledger).
+        if (which === 'index') consoles.host.notify('vaultChanged');
+        else if (which === 'offloads') consoles.host.notify('ledgerChanged');
       },
     });
     const s = session;
     s.controller.onDidChangeState((st) => status.update(st));
     status.update(vscode.workspace.isTrusted ? s.controller.state : { kind: 'untrusted' });
-    if (!vscode.workspace.isTrusted) context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => status.update(s.controller.state)));
+    if (!vscode.workspace.isTrusted) {
+      context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        status.update(s.controller.state);
+        consoles.host.notify('vaultChanged');
+      }));
+    }
     void vscode.commands.executeCommand('setContext', 'k0maru.hasVault', true);
-    for (const t of Object.values(trees)) t.refresh();
+    refreshAll();
   };
 
   try {
@@ -81,9 +96,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       workspaceRoot: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
       settings: readSettings,
       vectors: () => (session ? session.vectors() : Promise.resolve({ warning: 'no vault' })),
-      refreshViews: () => {
-        for (const t of Object.values(trees)) t.refresh();
-      },
+      refreshViews: refreshAll,
       vaultCreated: (root) => {
         if (session?.projectRoot !== root) openVault(root);
       },
@@ -97,9 +110,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       vscode.commands.registerCommand(REINDEX_COMMAND, () => reindexWithProgress(session, log)),
       vscode.commands.registerCommand(SHOW_LOG_COMMAND, () => log.show(true)),
       vscode.commands.registerCommand('k0maru.checkFile', (uri?: vscode.Uri) => checkFile(session, uri)),
-      vscode.commands.registerCommand('k0maru.refreshViews', () => {
-        for (const t of Object.values(trees)) t.refresh();
-      }),
+      vscode.commands.registerCommand('k0maru.refreshViews', refreshAll),
       ...registerCommands(host),
     );
   } catch (err) {
@@ -134,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       offloads: () => offloads.snapshot(),
     },
     mcp: () => (session ? { registration: session.mcpRegistration, launch: session.mcpLaunch() } : { registration: 'none' }),
+    console: consoles.api,
   };
 }
 

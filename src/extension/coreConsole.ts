@@ -1,0 +1,7 @@
+// The console's host side (dist/extensionConsole.js): the typed protocol (zod), the dispatcher and the console use
+// cases. Loaded when a console page first sends a message, never at activation: zod alone is ~0.75 MB to compile.
+// See ./core.ts for why the core is split into bundles.
+export { dispatchClientMessage } from '../core/console/dispatch';
+export { createConsoleService } from '../core/console/service';
+export { K0Error } from '../core/errors';
+export { safeJoin } from '../core/vault/paths';
