@@ -1,5 +1,5 @@
-import type { Project } from '../core/project';
-import type { Logger } from '../core/index/db';
+import type { Project } from './project';
+import type { Logger } from './index/db';
 
 export interface SessionOptions {
   vault?: string;
@@ -9,19 +9,19 @@ export interface SessionOptions {
 }
 
 /**
- * The server's one project, opened on first use and kept open so the scanner's in-memory state stays warm.
+ * A long-lived host's one project (the MCP server, `k0maru ui`), opened on first use and kept open so the scanner's in-memory state stays warm.
  * Before every answer a quick incremental scan picks up edits made since (a clean scan costs a few ms). A vault
  * that is not there yet is looked for again on the next call, so `k0maru init` after the server started works.
  */
 export class ProjectSession {
   private project: Project | undefined;
-  private vectorSession: import('../core/embed/vectorSession').VectorSession | undefined;
+  private vectorSession: import('./embed/vectorSession').VectorSession | undefined;
   constructor(private readonly opts: SessionOptions) {}
 
   async fresh(): Promise<Project> {
     if (!this.project) {
       // Loaded on the first call: tools/list must not wait for SQLite and the parsers.
-      const { openProject } = await import('../core/project');
+      const { openProject } = await import('./project');
       this.project = openProject({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env, log: this.opts.log });
     }
     const report = await this.project.scan();
@@ -33,9 +33,9 @@ export class ProjectSession {
    * Where the vault is, without opening the index: the offload tools only write under `.k0maru/refs/`, and need
    * neither SQLite nor a scan.
    */
-  async paths(): Promise<import('../core/vault/paths').VaultPaths> {
+  async paths(): Promise<import('./vault/paths').VaultPaths> {
     if (this.project) return this.project.paths;
-    const { locateVault } = await import('../core/vault/paths');
+    const { locateVault } = await import('./vault/paths');
     return locateVault({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env });
   }
 
@@ -44,10 +44,10 @@ export class ProjectSession {
    * hybrid call; each call embeds what the scanner changed for up to `budgetMs`, then answers (pending chunks
    * are reported). No model → BM25 with the reason as a warning.
    */
-  async vectors(budgetMs: number): Promise<{ channel?: import('../core/search/types').VectorChannel; warning?: string }> {
+  async vectors(budgetMs: number): Promise<{ channel?: import('./search/types').VectorChannel; warning?: string }> {
     const project = this.project ?? (await this.fresh());
     if (!this.vectorSession) {
-      const { VectorSession } = await import('../core/embed/vectorSession');
+      const { VectorSession } = await import('./embed/vectorSession');
       this.vectorSession = new VectorSession(project.index, { env: this.opts.env, threads: 1 });
     }
     return this.vectorSession.prepare(budgetMs);

@@ -16,7 +16,7 @@ import type * as Recall from '../core/search/recall';
 import type * as Loadout from '../core/loadout/loadout';
 import type * as Tiers from '../core/index/tiers';
 import type * as Vectors from '../core/embed/vectorSession';
-import type * as LedgerNodes from './ledgerNodes';
+import type * as LedgerNodes from '../core/offload/ledger';
 import type PicomatchFn from 'picomatch';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -27,7 +27,7 @@ export const findNodeFile: typeof Offload.findNodeFile = (...a) => (require('../
 export const recall: typeof Recall.recall = (...a) => (require('../core/search/recall') as typeof Recall).recall(...a);
 export const getProjectLoadout: typeof Loadout.getProjectLoadout = (...a) => (require('../core/loadout/loadout') as typeof Loadout).getProjectLoadout(...a);
 export const isRetiredStatus: typeof Tiers.isRetiredStatus = (...a) => (require('../core/index/tiers') as typeof Tiers).isRetiredStatus(...a);
-export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('./ledgerNodes') as typeof LedgerNodes).readLedgerNodes(...a);
+export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('../core/offload/ledger') as typeof LedgerNodes).readLedgerNodes(...a);
 export const picomatch = ((...a: Parameters<typeof PicomatchFn>) => (require('picomatch') as typeof PicomatchFn)(...a)) as typeof PicomatchFn;
 /** The editor's vector channel for hybrid recall (one embedding worker thread for the vault session). */
 export const createVectorSession = (...a: ConstructorParameters<typeof Vectors.VectorSession>): Vectors.VectorSession =>

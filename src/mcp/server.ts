@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '../cli/version';
-import { ProjectSession, type SessionOptions } from './session';
+import { ProjectSession, type SessionOptions } from '../core/projectSession';
 import { TOOLS } from './tools/index';
 import type { ToolContext } from './tools/types';
 

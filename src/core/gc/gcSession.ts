@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { K0Error } from '../errors';
-import { countTokensSafe, formatLocation, offloadLog } from '../offload';
+import { appendLedger, countTokensSafe, formatLocation, offloadLog } from '../offload';
 import type { VaultPaths } from '../vault/paths';
 import { FactCollector, type NodeRef } from './digest';
 import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schema';
@@ -234,6 +234,20 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
   const { outTurns, digest, digested, warmFolded, collapsed, tokensAfter } = built;
   const shareAfter = tokensAfter / opts.context_window;
   const zone = shareAfter < SMART_ZONE.min ? 'below' : shareAfter > SMART_ZONE.max ? 'above' : 'smart';
+  // The run's saving goes on the token scoreboard (the ledger is where offloads are recorded too).
+  if (tokensBefore > tokensAfter) {
+    appendLedger(paths.refsDir, {
+      kind: 'gc',
+      ts: new Date().toISOString(),
+      session_id: traj.session_id,
+      turns_before: n,
+      turns_after: outTurns.length,
+      tokens_before: tokensBefore,
+      tokens_after: tokensAfter,
+      reduction: Math.round((1 - tokensAfter / tokensBefore) * 10000) / 10000,
+      source: 'gc',
+    });
+  }
   return {
     trajectory: { session_id: traj.session_id, turns: outTurns },
     digest,

@@ -1,5 +1,8 @@
-/** Bump when the layout or what the parser extracts changes (v3: Markdown links): older indexes are rebuilt. */
-export const SCHEMA_VERSION = 3;
+/**
+ * Bump when the layout or what the parser extracts changes (v3: Markdown links; v4: token_events): older indexes
+ * are rebuilt.
+ */
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -46,4 +49,17 @@ CREATE TABLE IF NOT EXISTS links(
 CREATE INDEX IF NOT EXISTS links_from ON links(from_doc);
 CREATE INDEX IF NOT EXISTS links_to ON links(to_doc);
 CREATE INDEX IF NOT EXISTS links_target ON links(target);
+-- The token scoreboard: one row per ledger line (.k0maru/refs/ledger.jsonl is the durable record, shared through
+-- git; this table is rebuilt from it like everything else here). See src/core/scoreboard/ledgerSync.ts.
+CREATE TABLE IF NOT EXISTS token_events(
+  id INTEGER PRIMARY KEY,
+  ts TEXT NOT NULL,
+  kind TEXT NOT NULL,                 -- offload | gc
+  source TEXT NOT NULL,               -- cli | mcp | gc | api
+  ref TEXT NOT NULL,                  -- node id (offload) or session id (gc)
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  counted INTEGER NOT NULL            -- 1 when it adds to the totals (see ledgerSync.ts for which do not)
+);
+CREATE INDEX IF NOT EXISTS token_events_ref ON token_events(kind, ref);
 `;

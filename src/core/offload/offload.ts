@@ -9,8 +9,9 @@ import { LogAnalyzer } from './analyzer';
 import { visibleLine } from './ansi';
 import { renderMermaid } from './mermaid';
 import { appendLedger, findNodeFile, sanitizeTaskName, type LedgerEntry } from './store';
+import { formatPct, renderSummary, summaryRecord, writeOffloadSummary } from './summaryFile';
 import { countTokensSafe, TokenTally } from '../tokens/tally';
-import { formatLocation, type LogAnalysis } from './types';
+import type { LogAnalysis } from './types';
 
 /** `k0maru offload` passes logs of up to 50 lines through; the MCP tool's contract says "more than 30 lines". */
 export const CLI_OFFLOAD_THRESHOLD = 50;
@@ -167,8 +168,14 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
   const text = render(pct);
   const tokensAfter = countTokensSafe(text);
   const reduction = tokensBefore > 0 ? 1 - tokensAfter / tokensBefore : 0;
+  try {
+    writeOffloadSummary(rawPath, summaryRecord(nodeId, text, mermaid, analysis));
+  } catch {
+    // The viewer rebuilds a missing summary from the raw log; the agent's answer must not fail for it.
+  }
 
   appendLedger(paths.refsDir, {
+    kind: 'offload',
     ts: new Date().toISOString(),
     node_id: nodeId,
     task,
@@ -200,20 +207,4 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
 function writeAll(fd: number, buf: Buffer): void {
   let off = 0;
   while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-}
-
-function formatPct(r: number): string {
-  return (Math.max(0, r) * 100).toFixed(1);
-}
-
-function renderSummary(mermaid: string, a: LogAnalysis, nodeId: string, pct: string): string {
-  const out = ['```mermaid', mermaid, '```', '', `✓ Log offloaded (${a.lines} lines, ${pct}% token reduction)`];
-  const p = a.primary;
-  if (p) {
-    const where = p.location ? ` at ${formatLocation(p.location)}` : '';
-    const msg = p.message.length > 160 ? `${p.message.slice(0, 159)}…` : p.message;
-    out.push(`  Primary: [${p.code}] ${msg}${where}`);
-  }
-  out.push(`  Reference ID: ${nodeId}`, `  Use 'inspect_log_node' to view raw stack frames.`);
-  return out.join('\n');
 }

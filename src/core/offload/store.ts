@@ -34,7 +34,10 @@ export function findNodeFile(refsDir: string, nodeId: string): string | undefine
   return hit ? join(refsDir, hit) : undefined;
 }
 
+/** One offload: the raw log stored as a node, the summary the agent got instead. */
 export interface LedgerEntry {
+  /** Absent in ledgers written before GC runs were recorded: every such line is an offload. */
+  kind?: 'offload';
   ts: string;
   node_id: string;
   task: string;
@@ -49,10 +52,32 @@ export interface LedgerEntry {
 }
 
 /**
+ * One context GC run over an agent trajectory. Its figures include the tool outputs it offloaded (those also
+ * have their own `offload` lines with source 'gc', which the scoreboard therefore does not add again). A session
+ * collected again later replaces its earlier run on the scoreboard: the latest run says what the session saves.
+ */
+export interface GcLedgerEntry {
+  kind: 'gc';
+  ts: string;
+  session_id: string;
+  turns_before: number;
+  turns_after: number;
+  tokens_before: number;
+  tokens_after: number;
+  reduction: number;
+  source: 'gc';
+}
+
+/** The file that keeps what an offload kept (summary, Mermaid, error lines) next to its raw log. */
+export function summaryFileName(rawFileName: string): string {
+  return rawFileName.replace(/\.log$/, '.summary.json');
+}
+
+/**
  * One JSON object per line, appended with O_APPEND in a single write: concurrent writers (CLI and MCP server
  * at once) cannot interleave inside a line because each entry is far below the pipe/filesystem atomic size.
  */
-export function appendLedger(refsDir: string, entry: LedgerEntry): void {
+export function appendLedger(refsDir: string, entry: LedgerEntry | GcLedgerEntry): void {
   mkdirSync(refsDir, { recursive: true });
   appendFileSync(join(refsDir, LEDGER_FILE), JSON.stringify(entry) + '\n', { encoding: 'utf8', flag: 'a' });
 }

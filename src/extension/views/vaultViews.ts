@@ -79,7 +79,7 @@ export function buildMemory(project: Project): ListNode[] {
 /** Offloaded logs from the ledger, newest first, with line counts and the token reduction; a click opens the raw log. */
 export function buildOffloads(refsDir: string): ListNode[] {
   const core = loadCore();
-  return core.readLedgerNodes(refsDir).map((n) => {
+  return core.readLedgerNodes(refsDir).nodes.map((n) => {
     const file = core.findNodeFile(refsDir, n.nodeId);
     return {
       label: n.task || n.nodeId,

@@ -1,6 +1,6 @@
 import type { ToolAnnotations, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
-import type { ProjectSession } from '../session';
+import type { ProjectSession } from '../../core/projectSession';
 
 export interface ToolContext {
   session: ProjectSession;

@@ -1,0 +1,37 @@
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import type { OpenNoteResult } from '../../shared/protocol';
+import { K0Error } from '../errors';
+import type { Project } from '../project';
+import { safeJoin } from '../vault/paths';
+
+/** A note page shows at most this much; a bigger note says so (the editor has the rest). */
+export const MAX_NOTE_BYTES = 1024 * 1024;
+
+/**
+ * The Markdown of one indexed note for the page to render. Only paths the index knows are served — the console
+ * is a window on the vault's notes, not on the file system — and the real path must stay in the notes root
+ * (a symlinked note pointing elsewhere is refused).
+ */
+export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path: string): OpenNoteResult {
+  const abs = safeJoin(project.paths.notesRoot, path);
+  const row = project.index.get('SELECT title FROM documents WHERE path = ?', [path]);
+  if (!row) throw new K0Error('NOTE_NOT_FOUND', `no indexed note at ${path}`);
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    throw new K0Error('NOTE_NOT_FOUND', `note ${path} is no longer on disk`);
+  }
+  const rootReal = realpathSync(project.paths.notesRoot);
+  if (!real.startsWith(rootReal + sep)) throw new K0Error('PATH_OUTSIDE_VAULT', `note ${path} resolves outside the vault`);
+  const fd = openSync(real, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, MAX_NOTE_BYTES));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return { shown: 'page', path, title: String(row.title), markdown: buf.subarray(0, n).toString('utf8'), truncated: size > MAX_NOTE_BYTES };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,65 @@
+import type { ParamsOf, SearchResult } from '../../shared/protocol';
+import type { Project } from '../project';
+import { fuse, indexGraph, parseFusion, type FusionOptions } from '../search/fusion';
+import { recall } from '../search/recall';
+import type { VectorChannel } from '../search/types';
+
+/** Says what a fusion preset computes, for the debugger's status line (the fused column means this). */
+export function describeFusion(f: FusionOptions): string {
+  const boost = f.boost ? `, graph boost +${f.boost.toFixed(2)}` : '';
+  switch (f.method) {
+    case 'rrf':
+    case 'wrrf': {
+      const wb = f.bm25Weight ?? (f.method === 'rrf' ? 0.5 : 0.8);
+      return `RRF k=${f.k ?? 60}, BM25 ${wb} / vector ${+(1 - wb).toFixed(2)}${boost}`;
+    }
+    case 'blend':
+      return `score blend, BM25 ${f.bm25Weight ?? 0.7} / vector ${+(1 - (f.bm25Weight ?? 0.7)).toFixed(2)}${boost}`;
+    case 'rescue':
+      return `BM25 order + vector rescue (cosine ≥ ${f.rescueCosine ?? 0.35})${boost}`;
+  }
+}
+
+/**
+ * Recall with every per-channel figure, under the fusion the debugger asked for. The channel's own fusion is
+ * replaced for this call only, so comparing presets never changes what agents get.
+ */
+export async function searchForConsole(
+  project: Project,
+  p: ParamsOf<'search'>,
+  vec: { channel?: VectorChannel; warning?: string },
+): Promise<SearchResult> {
+  const fusion = parseFusion(p.fusion);
+  const graph = indexGraph(project.index);
+  const channel: VectorChannel | undefined = vec.channel && {
+    search: (q, pool) => vec.channel!.search(q, pool),
+    pending: () => vec.channel!.pending(),
+    fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
+  };
+  const r = await recall(project, p.query, { limit: p.limit, mode: p.mode, vectors: channel });
+  // Without a model recall says "vector channel unavailable"; the host's reason (which model, why) is more useful.
+  const warnings = vec.warning && !vec.channel ? [vec.warning, ...r.warnings.filter((w) => !w.startsWith('vector channel unavailable'))] : r.warnings;
+  return {
+    query: r.query,
+    mode: r.mode,
+    effectiveMode: r.effectiveMode,
+    fusion: r.effectiveMode === 'hybrid' ? describeFusion(fusion) : r.effectiveMode === 'bm25' ? 'BM25 only' : 'vector only',
+    warnings,
+    pendingVectors: r.pendingVectors,
+    tookMs: r.tookMs,
+    hits: r.hits.map((h) => ({
+      path: h.path,
+      title: h.title,
+      tier: h.tier,
+      heading: h.heading,
+      line: h.line,
+      snippet: h.snippet,
+      superseded: h.superseded,
+      score: h.score,
+      bm25: h.explain.bm25,
+      vector: h.explain.vector,
+      fused: h.explain.fused,
+      boost: h.explain.boost,
+    })),
+  };
+}

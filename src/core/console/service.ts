@@ -1,0 +1,44 @@
+import type { ConsoleMethod, ConsoleRequest, ResultOf } from '../../shared/protocol';
+import type { Project } from '../project';
+import type { VectorChannel } from '../search/types';
+import { getOffload, listOffloads, readLog } from './offloads';
+import { readNoteForPage } from './note';
+import { savePrices } from '../scoreboard/prices';
+import { readScoreboard } from '../scoreboard/scoreboard';
+import { searchForConsole } from './search';
+
+/**
+ * What a console host hands the core: a project scanned up to date, and the vector channel when it can embed.
+ * The MCP-style ProjectSession (k0maru ui) and the editor's VaultSession both fit.
+ */
+export interface ConsolePorts {
+  project(): Promise<Project>;
+  vectors(budgetMs: number): Promise<{ channel?: VectorChannel; warning?: string }>;
+}
+
+export interface ConsoleService {
+  /** Answers one validated request; throws K0Error (the dispatcher turns it into an error response). */
+  handle<M extends ConsoleMethod>(request: Extract<ConsoleRequest, { method: M }>): Promise<ResultOf<M>>;
+}
+
+/** How long one console search may spend embedding passages the scanner just changed. */
+const SEARCH_EMBED_BUDGET_MS = 1500;
+
+export function createConsoleService(ports: ConsolePorts): ConsoleService {
+  const handlers: { [M in ConsoleMethod]: (params: Extract<ConsoleRequest, { method: M }>['params']) => Promise<ResultOf<M>> } = {
+    search: async (p) => {
+      const project = await ports.project();
+      const vec = p.mode === 'bm25' ? {} : await ports.vectors(SEARCH_EMBED_BUDGET_MS);
+      return searchForConsole(project, p, vec);
+    },
+    openNote: async (p) => readNoteForPage(await ports.project(), p.path),
+    listOffloads: async (p) => listOffloads((await ports.project()).paths, p.limit),
+    getOffload: async (p) => getOffload((await ports.project()).paths, p.nodeId),
+    readLog: async (p) => readLog((await ports.project()).paths, p.nodeId, p.from, p.to),
+    scoreboard: async () => readScoreboard(await ports.project()),
+    savePrices: async (p) => savePrices((await ports.project()).paths, p.tiers),
+  };
+  return {
+    handle: (request) => (handlers[request.method] as (p: unknown) => Promise<never>)(request.params),
+  };
+}

@@ -1,0 +1,83 @@
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { writeFileAtomic } from '../fsutil/atomicWrite';
+import { LogAnalyzer } from './analyzer';
+import { visibleLine } from './ansi';
+import { renderMermaid } from './mermaid';
+import { summaryFileName } from './store';
+import { formatLocation, type LogAnalysis } from './types';
+
+/**
+ * What an offload kept, stored next to the raw log (`<task>_<node>.summary.json`): the summary the agent got,
+ * its Mermaid diagram and where the errors are in the raw log. The console's offload viewer reads it; nodes
+ * stored before it existed are analysed again from the raw log (same analyzer, same diagram).
+ */
+export interface OffloadSummary {
+  node_id: string;
+  summary: string;
+  mermaid: string;
+  lines: number;
+  errors: { code: string; message: string; line: number; location?: string }[];
+}
+
+const MAX_SUMMARY_ERRORS = 50;
+
+export function summaryRecord(nodeId: string, summary: string, mermaid: string, a: LogAnalysis): OffloadSummary {
+  return {
+    node_id: nodeId,
+    summary,
+    mermaid,
+    lines: a.lines,
+    errors: a.errors.slice(0, MAX_SUMMARY_ERRORS).map((e) => ({
+      code: e.code,
+      message: e.message.slice(0, 300),
+      line: e.logLine,
+      ...(e.location ? { location: formatLocation(e.location) } : {}),
+    })),
+  };
+}
+
+/** Written once per node (a deduplicated offload has the same content); a failure here never fails the offload. */
+export function writeOffloadSummary(rawPath: string, record: OffloadSummary): void {
+  const file = join(dirname(rawPath), summaryFileName(basename(rawPath)));
+  if (!existsSync(file)) writeFileAtomic(file, JSON.stringify(record, null, 1) + '\n');
+}
+
+function isSummary(v: unknown, nodeId: string): v is OffloadSummary {
+  const s = v as OffloadSummary;
+  return !!s && s.node_id === nodeId && typeof s.summary === 'string' && typeof s.mermaid === 'string' && Number.isFinite(s.lines) && Array.isArray(s.errors);
+}
+
+/** The stored summary, or one rebuilt from the raw log when the file is missing or not valid. */
+export async function readOffloadSummary(rawPath: string, nodeId: string, reduction: number): Promise<OffloadSummary> {
+  const file = join(dirname(rawPath), summaryFileName(basename(rawPath)));
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (isSummary(parsed, nodeId)) return parsed;
+  } catch {
+    // missing or torn: fall through to the raw log
+  }
+  const analyzer = new LogAnalyzer();
+  for await (const line of createInterface({ input: createReadStream(rawPath), crlfDelay: Infinity })) analyzer.push(visibleLine(line));
+  const analysis = analyzer.finish();
+  const mermaid = renderMermaid(analysis, nodeId);
+  return summaryRecord(nodeId, renderSummary(mermaid, analysis, nodeId, formatPct(reduction)), mermaid, analysis);
+}
+
+export function formatPct(r: number): string {
+  return (Math.max(0, r) * 100).toFixed(1);
+}
+
+/** The text an agent gets instead of the log: the diagram, the reduction, the primary error, the node id. */
+export function renderSummary(mermaid: string, a: LogAnalysis, nodeId: string, pct: string): string {
+  const out = ['```mermaid', mermaid, '```', '', `✓ Log offloaded (${a.lines} lines, ${pct}% token reduction)`];
+  const p = a.primary;
+  if (p) {
+    const where = p.location ? ` at ${formatLocation(p.location)}` : '';
+    const msg = p.message.length > 160 ? `${p.message.slice(0, 159)}…` : p.message;
+    out.push(`  Primary: [${p.code}] ${msg}${where}`);
+  }
+  out.push(`  Reference ID: ${nodeId}`, `  Use 'inspect_log_node' to view raw stack frames.`);
+  return out.join('\n');
+}
