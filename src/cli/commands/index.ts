@@ -25,6 +25,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'gc', summary: 'Compact a long agent session trajectory (4 tiers); big tool outputs become offload nodes', load: async () => (await import('./gc')).gcCommand },
   { name: 'distill', summary: 'Turn an error trace into a troubleshooting playbook (skill note; optional Hermes / omp SKILL.md export)', load: async () => (await import('./distill')).distillCommand },
   { name: 'model', summary: 'Embedding models: install one from a URL or folder (sha256-checked, atomic), list, show the active one', load: async () => (await import('./model')).modelCommand },
+  { name: 'scoreboard', summary: 'Tokens saved by log offloads and context GC, and what they are worth at each price tier', load: async () => (await import('./scoreboard')).scoreboardCommand },
   { name: 'mcp', summary: 'Run the MCP server over stdio (spawned by the agent client; --sidecar for omp)', load: async () => (await import('./mcp')).mcpCommand },
   { name: 'ui', summary: 'Open the console in a browser: search debugger, offload viewer, token scoreboard (127.0.0.1 only, per-run token)', load: async () => (await import('./ui')).uiCommand },
 ];

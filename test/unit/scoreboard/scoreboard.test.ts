@@ -7,6 +7,7 @@ import { LEDGER_FILE, offloadLog } from '../../../src/core/offload';
 import { openProject } from '../../../src/core/project';
 import { readScoreboard } from '../../../src/core/scoreboard/scoreboard';
 import { DEFAULT_PRICES, readPrices, savePrices } from '../../../src/core/scoreboard/prices';
+import { runCliCaptured } from '../../helpers/cli';
 import { tempVault } from '../../helpers/tempVault';
 
 const bigOutput = (n: number) => Array.from({ length: n }, (_, i) => `   Compiling crate-${i} v0.${i}.0 (/src/crate-${i})`).join('\n');
@@ -99,6 +100,26 @@ test('prices: defaults, an edited table saved atomically, a broken file falls ba
     assert.match(broken.warning ?? '', /prices\.json: tiers\.0\.\w+/);
     writeFileSync(join(paths.k0Dir, 'prices.json'), '{oops');
     assert.match(readPrices(paths).warning ?? '', /not valid JSON/);
+  } finally {
+    v.cleanup();
+  }
+});
+
+test('k0maru scoreboard prints the same figures as the console, and --json is the console payload', async () => {
+  const v = tempVault({ 'a.md': '# A\n' });
+  try {
+    const off = await runCliCaptured(['offload', '--task', 'build'], { cwd: v.root, stdin: bigOutput(300) });
+    assert.equal(off.code, 0, off.err);
+    writeFileSync(join(v.root, '.k0maru', 'prices.json'), JSON.stringify({ tiers: [{ name: 'Ours', models: 'm', usdPerMillionInput: 1000 }] }));
+    const json = await runCliCaptured(['scoreboard', '--json'], { cwd: v.root });
+    assert.equal(json.code, 0, json.err);
+    const s = JSON.parse(json.out) as ReturnType<typeof readScoreboard>;
+    assert.ok(s.tokensSaved > 1000);
+    assert.equal(s.offload.events, 1);
+    assert.equal(s.pricesSource, 'vault');
+    const text = await runCliCaptured(['scoreboard'], { cwd: v.root });
+    assert.match(text.out, new RegExp(`Tokens saved: ${s.tokensSaved.toLocaleString('en-US')}`));
+    assert.match(text.out, new RegExp(`Ours +\\$ +${((s.tokensSaved / 1e6) * 1000).toFixed(2).replace('.', '\\.')}`));
   } finally {
     v.cleanup();
   }
