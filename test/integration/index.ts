@@ -9,6 +9,7 @@ import { registerUntrustedTests } from './suite/untrusted';
 import { registerNoVaultTests } from './suite/noVault';
 import { registerGuardTests } from './suite/guardDiagnostics';
 import { registerEditorCommandTests } from './suite/editorCommands';
+import { registerConsoleTests, registerConsoleUiTests } from './suite/console';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -29,7 +30,9 @@ export function run(): Promise<void> {
     registerIndexTests();
     registerGuardTests();
     registerEditorCommandTests();
-  } else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
+    registerConsoleTests();
+  } else if (suite === 'console-ui') registerConsoleUiTests();
+  else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

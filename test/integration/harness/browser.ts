@@ -34,6 +34,11 @@ export interface ExtensionTestRun {
   /** Where to save a screenshot when the run fails or times out. */
   screenshotOnFailure?: string;
   onLog?: (level: string, message: string) => void;
+  /**
+   * Drives the workbench like a user while the in-host tests run (console.runner.ts). Started once the workbench
+   * page loaded; its failure is reported in the result (the in-host side decides how long to wait for it).
+   */
+  drive?: (page: Page) => Promise<void>;
 }
 
 /**
@@ -66,6 +71,8 @@ export interface ExtensionTestResult {
   statusBarTexts: string[];
   screenshot?: string;
   durationMs: number;
+  /** Why `drive` failed, when it did. */
+  driveError?: Error;
 }
 
 /** The workbench URL that opens `workspace` in extension-development mode with the given test entry. */
@@ -104,12 +111,19 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<Extensio
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
     await page.goto(workbenchUrl(run), { waitUntil: 'domcontentloaded' });
+    let driveError: Error | undefined;
+    const driving = run.drive?.(page).catch((err: unknown) => {
+      driveError = err instanceof Error ? err : new Error(String(err));
+    });
     const outcome = await Promise.race([exit, timeout]);
     clearTimeout(timer);
+    // The in-host side waits for the driver; once it exited, a driver still running has nothing left to drive.
+    await Promise.race([driving, new Promise((r) => setTimeout(r, 2_000))]);
 
     const result: ExtensionTestResult = outcome === 'timeout'
       ? { exitCode: -1, ended: 'timeout', log, statusBarTexts, durationMs: Date.now() - t0 }
       : { exitCode: outcome, ended: 'exit', log, statusBarTexts, durationMs: Date.now() - t0 };
+    if (driveError) result.driveError = driveError;
     if (result.exitCode !== 0 && run.screenshotOnFailure) result.screenshot = await screenshot(page, run.screenshotOnFailure);
     return result;
   } finally {
