@@ -54,7 +54,7 @@ export function registerConsoleTests(): void {
       const main = readFileSync(join(ext.extensionPath, 'dist', 'extension.js'), 'utf8');
       // zod (the protocol's validator) and the dispatcher belong to dist/extensionConsole.js, loaded by the first message.
       assert.ok(!/from "zod"|ZodError|zod\/v4/.test(main), 'dist/extension.js bundles zod: import the console core lazily (coreConsole.ts)');
-      assert.ok(!main.includes('dispatchClientMessage'), 'dist/extension.js bundles the console dispatcher');
+      assert.ok(!main.includes('invalid console message'), 'dist/extension.js bundles the console dispatcher (src/core/console/dispatch.ts)');
       const k0 = await api();
       assert.ok(k0.coreLoadTimes()['extensionConsole.js'] !== undefined, 'the console bundle never loaded although pages talked');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
