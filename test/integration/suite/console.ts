@@ -1,13 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConsoleInfo } from '../../../src/extension/api';
+import * as consoleCore from '../../../src/extension/coreConsole';
+import { openNoteInEditor } from '../../../src/extension/console/openNote';
 import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
 import { UI_DONE_FILE, UI_READY_MARK } from './consoleMarks';
 import { api, waitFor, workspaceRoot } from './helpers';
 
-const within = <T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> =>
+export const within = <T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms))]);
 
 /** Console webview tabs in the editor area (the panel's view type is prefixed by the workbench). */
@@ -46,6 +49,34 @@ export function registerConsoleTests(): void {
       const hello = await within('the sidebar page to say ready and get hello', k0.console.whenReady('sidebar'));
       assert.equal(hello.layout, 'sidebar');
       assert.equal(hello.vaultName, basename(workspaceRoot()));
+    });
+
+    it('openNote opens an indexed note at its line and refuses paths that leave the notes root', async () => {
+      const notesRoot = join(workspaceRoot(), '.k0maru', 'wiki');
+      // The index is a port here: a fake that knows the paths listed, so the path rules are tested one by one.
+      const indexed = new Set(['02_Architecture/ADR-001-redis-lock.md', '../README.md', 'escape.md']);
+      const project = { paths: { notesRoot }, index: { get: (_sql: string, params?: unknown[]) => (indexed.has(String(params?.[0])) ? { found: 1 } : null) } };
+      const open = (path: string, line?: number) => openNoteInEditor(consoleCore, project as never, { path, line }, 'sidebar');
+      const code = (p: Promise<unknown>) => p.then(() => 'opened', (e: { code?: string }) => e.code ?? String(e));
+
+      assert.deepEqual(await open('02_Architecture/ADR-001-redis-lock.md', 3), { shown: 'editor', path: '02_Architecture/ADR-001-redis-lock.md' });
+      const editor = vscode.window.activeTextEditor;
+      assert.equal(editor?.document.uri.fsPath, join(notesRoot, '02_Architecture', 'ADR-001-redis-lock.md'));
+      assert.equal(editor?.selection.active.line, 2, 'the editor is not at line 3');
+
+      assert.equal(await code(open('../README.md')), 'PATH_OUTSIDE_VAULT');
+      assert.equal(await code(open(join(workspaceRoot(), 'README.md'))), 'PATH_OUTSIDE_VAULT');
+      assert.equal(await code(open('00_Meta/not-indexed.md')), 'NOTE_NOT_FOUND');
+      const outside = join(tmpdir(), `k0-outside-${process.pid}`);
+      mkdirSync(outside, { recursive: true });
+      writeFileSync(join(outside, 'secret.md'), '# not a vault note\n');
+      symlinkSync(join(outside, 'secret.md'), join(notesRoot, 'escape.md'));
+      try {
+        assert.equal(await code(open('escape.md')), 'PATH_OUTSIDE_VAULT', 'a symlink out of the vault was opened');
+      } finally {
+        rmSync(join(notesRoot, 'escape.md'));
+        rmSync(outside, { recursive: true, force: true });
+      }
     });
 
     it('the page is served from dist/webview/ only, and the core console bundle stays out of activation', async () => {

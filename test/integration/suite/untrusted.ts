@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { within } from './console';
 import { api, workspaceRoot } from './helpers';
 
 /** The folder opens in Restricted Mode (untrusted.runner.ts keeps Workspace Trust on). */
@@ -30,6 +31,15 @@ export function registerUntrustedTests(): void {
       assert.ok(!existsSync(join(workspaceRoot(), '.mcp.json')), 'agent configs were written in an untrusted workspace');
       assert.ok(!existsSync(join(workspaceRoot(), '.k0maru', 'refs')), 'an offload was written in an untrusted workspace');
       assert.deepEqual(await k0.views.architecture(), []);
+    });
+
+    it('the console opens and says it is restricted; opening it writes nothing', async () => {
+      const k0 = await api();
+      await vscode.commands.executeCommand('k0maru.openConsole');
+      const hello = await within('the console page to get hello', k0.console.whenReady('panel'));
+      // Requests would fail with VAULT_NOT_FOUND and the reason; the page shows the name it was given.
+      assert.match(hello.vaultName, / \(restricted\)$/);
+      assert.ok(!existsSync(join(workspaceRoot(), '.k0maru', 'index.db')), 'the console wrote an index in an untrusted workspace');
     });
   });
 }
