@@ -39,10 +39,18 @@ export function showNote(target: HTMLElement, result: OpenNoteResult): void {
     replace(target, h('p', { class: 'muted' }, `Opened ${result.path} in the editor.`));
     return;
   }
+  const { frontmatter, body } = splitFrontmatter(result.markdown);
   const article = h('article', { class: 'markdown' });
-  article.innerHTML = renderMarkdown(result.markdown); // DOMPurify output: the one sanctioned innerHTML here
+  article.innerHTML = renderMarkdown(body); // DOMPurify output: the one sanctioned innerHTML here
   replace(target,
     h('header', { class: 'note-header' }, h('h2', { testid: 'note-title' }, result.title), h('code', { class: 'muted' }, result.path)),
+    frontmatter ? h('pre', { class: 'frontmatter', testid: 'note-frontmatter' }, frontmatter) : null,
     result.truncated ? h('p', { class: 'warning' }, 'The note is long: only its beginning is shown.') : null,
     article);
+}
+
+/** YAML frontmatter is metadata, not prose: markdown-it would render it as a rule and a heading. */
+export function splitFrontmatter(markdown: string): { frontmatter?: string; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  return m ? { frontmatter: m[1], body: markdown.slice(m[0].length) } : { body: markdown };
 }

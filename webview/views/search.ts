@@ -74,6 +74,11 @@ export function createSearchView(client: ConsoleClient, inEditor: boolean): View
   };
 }
 
+/** BM25 scores of a tiny vault are ~1e-6: two decimals would show 0.00 for every hit. */
+function figure(n: number): string {
+  return n === 0 || Math.abs(n) >= 0.01 ? n.toFixed(2) : n.toExponential(2);
+}
+
 function renderStatus(status: HTMLElement, r: SearchResult): void {
   replace(status,
     h('span', { class: 'figure', 'data-value': r.tookMs, testid: 'search-took' }, `${Math.round(r.tookMs)} ms`),
@@ -89,7 +94,7 @@ function renderHit(hit: SearchHit, open: (hit: SearchHit) => void): HTMLElement 
   const title = h('button', { type: 'button', class: 'hit-title link', testid: 'hit-title' }, hit.title || hit.path);
   title.addEventListener('click', () => open(hit));
   const bm25 = hit.bm25
-    ? h('span', { class: 'channel', testid: 'hit-bm25', 'data-value': hit.bm25.score, 'data-rank': hit.bm25.rank }, `BM25 #${hit.bm25.rank} · ${hit.bm25.score.toFixed(2)}`)
+    ? h('span', { class: 'channel', testid: 'hit-bm25', 'data-value': hit.bm25.score, 'data-rank': hit.bm25.rank }, `BM25 #${hit.bm25.rank} · ${figure(hit.bm25.score)}`)
     : h('span', { class: 'channel none', testid: 'hit-bm25' }, 'BM25 —');
   const vector = hit.vector
     ? h('span', { class: 'channel', testid: 'hit-vector', 'data-value': hit.vector.cosine, 'data-rank': hit.vector.rank }, `Vector #${hit.vector.rank} · cos ${hit.vector.cosine.toFixed(3)}`)
