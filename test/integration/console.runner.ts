@@ -4,39 +4,16 @@
 // hit's title and sees the note open in an editor tab. The in-host side then checks what the host answered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { FIXTURES, REPO_ROOT, runHostSuite } from './harness/session';
-import { UI_DONE_FILE, UI_READY_MARK } from './suite/consoleMarks';
+import { driveConsole } from './harness/consolePage';
 
 const SCREENSHOT = join(REPO_ROOT, 'test-results', 'console-vscode.png');
 const NOTE = 'ADR-001-redis-lock.md';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/**
- * VS Code nests the page twice (iframe.webview → iframe#active-frame), on another origin: page.frames() lists every
- * frame, and the console's is the one holding the search input.
- */
-async function consoleFrame(page: Page): Promise<Frame> {
-  return until('the console page inside the workbench', async () => {
-    for (const f of page.frames()) if (await f.$('[data-testid=search-input]')) return f;
-    return undefined;
-  }, 60_000);
-}
-
-async function drive(page: Page, hostLog: () => string[]): Promise<void> {
-  await until('the in-host side to open the console', async () => hostLog().some((l) => l.includes(UI_READY_MARK)), 150_000);
-  const frame = await consoleFrame(page);
+async function searchAndOpen(page: Page, frame: Frame): Promise<void> {
   await frame.waitForSelector('body[data-ready="true"][data-host="vscode"][data-layout="panel"]', { timeout: 30_000 });
   await frame.fill('[data-testid=search-input]', 'redis lock invoice');
   await frame.press('[data-testid=search-input]', 'Enter');
@@ -59,17 +36,9 @@ test('console in a real VS Code webview: a search typed in the page shows hits, 
     fixture: join(FIXTURES, 'workspace-basic'),
     extensionPath: REPO_ROOT,
     suite: 'console-ui',
-    drive: async (page, { workspace, hostLog }) => {
-      const done = join(workspace, UI_DONE_FILE);
-      try {
-        await drive(page, hostLog);
-        writeFileSync(done, '');
-      } catch (err) {
-        // Let the in-host side stop waiting and report; the runner then fails with this error.
-        writeFileSync(done, (err as Error).message || String(err));
-        await page.screenshot({ path: SCREENSHOT }).catch(() => undefined);
-        throw err;
-      }
-    },
+    drive: (page, ctx) => driveConsole(page, ctx, (frame) => searchAndOpen(page, frame)).catch(async (err) => {
+      await page.screenshot({ path: SCREENSHOT }).catch(() => undefined);
+      throw err;
+    }),
   });
 });

@@ -7,7 +7,7 @@ import type { ConsoleInfo } from '../../../src/extension/api';
 import * as consoleCore from '../../../src/extension/coreConsole';
 import { openNoteInEditor } from '../../../src/extension/console/openNote';
 import { PROTOCOL_VERSION } from '../../../src/shared/protocol';
-import { UI_DONE_FILE, UI_READY_MARK } from './consoleMarks';
+import { waitForRunner } from './consoleMarks';
 import { api, waitFor, workspaceRoot } from './helpers';
 
 export const within = <T>(what: string, p: Promise<T>, ms = 30_000): Promise<T> =>
@@ -106,11 +106,7 @@ export function registerConsoleUiTests(): void {
       await k0.whenIdle();
       await vscode.commands.executeCommand('k0maru.openConsole');
       await within('the panel page to say ready and get hello', k0.console.whenReady('panel'));
-      console.log(UI_READY_MARK);
-      const done = join(workspaceRoot(), UI_DONE_FILE);
-      await waitFor('the runner to drive the page', () => existsSync(done), 150_000);
-      const failure = readFileSync(done, 'utf8');
-      assert.equal(failure, '', `the runner failed while driving the page: ${failure}`);
+      await waitForRunner(workspaceRoot());
       // The runner saw the editor tab; the host counts openNote once the page accepted its response, a moment later.
       await waitFor('the openNote response to reach the page', () => (k0.console.stats().answered.openNote ?? 0) >= 1, 10_000)
         .catch(() => assert.fail(`no openNote answered: ${JSON.stringify(k0.console.stats())}`));

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { within } from './console';
+import { waitForRunner } from './consoleMarks';
 import { api, workspaceRoot } from './helpers';
 
 /** The folder opens in Restricted Mode (untrusted.runner.ts keeps Workspace Trust on). */
@@ -33,12 +34,17 @@ export function registerUntrustedTests(): void {
       assert.deepEqual(await k0.views.architecture(), []);
     });
 
-    it('the console opens and says it is restricted; opening it writes nothing', async () => {
+    it('the console opens, says it is restricted and answers a search with the reason; it writes nothing', async function () {
+      this.timeout(200_000);
       const k0 = await api();
       await vscode.commands.executeCommand('k0maru.openConsole');
       const hello = await within('the console page to get hello', k0.console.whenReady('panel'));
-      // Requests would fail with VAULT_NOT_FOUND and the reason; the page shows the name it was given.
       assert.match(hello.vaultName, / \(restricted\)$/);
+      // untrusted.runner.ts searches in the page and sees the reason; the host answered with an error, nothing else.
+      await waitForRunner(workspaceRoot());
+      const stats = k0.console.stats();
+      assert.ok(stats.failed >= 1, JSON.stringify(stats));
+      assert.deepEqual(stats.answered, {}, 'the console answered a request in Restricted Mode');
       assert.ok(!existsSync(join(workspaceRoot(), '.k0maru', 'index.db')), 'the console wrote an index in an untrusted workspace');
     });
   });
