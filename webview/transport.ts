@@ -33,11 +33,16 @@ function browserTransport(token: string): Transport {
   let deliver: (raw: unknown) => void = () => {};
   return {
     async send(message) {
-      const res = await fetch('/rpc', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'X-K0maru-Token': token },
-        body: JSON.stringify(message),
-      });
+      let res: Response;
+      try {
+        res = await fetch('/rpc', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'X-K0maru-Token': token },
+          body: JSON.stringify(message),
+        });
+      } catch (e) {
+        throw new Error(`cannot reach the console server (${e instanceof Error ? e.message : String(e)}): is \`k0maru ui\` still running?`);
+      }
       if (!res.ok) throw new Error(`the console server answered HTTP ${res.status} to /rpc`);
       deliver(await res.json());
     },

@@ -252,8 +252,7 @@ test('without the right token, or with a foreign Host or Origin, the server answ
   assert.equal(rebound, 403, 'a DNS-rebinding Host is refused');
 });
 
-test('SIGINT stops `k0maru ui` at once with exit code 0 and frees the port', async () => {
-  await page.close();
+test('SIGINT stops `k0maru ui` at once with exit code 0 and frees the port; the open page then says it lost the server', async () => {
   const port = Number(new URL(server.url).port);
   const code = await server.stop();
   assert.equal(code, 0);
@@ -263,4 +262,9 @@ test('SIGINT stops `k0maru ui` at once with exit code 0 and frees the port', asy
     s.on('error', () => resolve(true));
   });
   assert.ok(refused, `port ${port} is free`);
+  await page.click('[data-testid=tab-search]');
+  await page.fill('[data-testid=search-input]', 'WAL');
+  await page.press('[data-testid=search-input]', 'Enter');
+  await page.waitForSelector('[data-testid=host-error]:visible', { timeout: 10_000 });
+  assert.match(await page.textContent('[data-testid=host-error]') ?? '', /cannot reach the console server/);
 });
