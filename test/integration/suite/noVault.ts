@@ -4,6 +4,7 @@ import type { K0maruApi } from '../../../src/extension/api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InitReport } from '../../../src/core/vault/init';
+import { within } from './console';
 import { EXTENSION_ID, waitFor, workspaceRoot } from './helpers';
 
 /** A workspace without `.k0maru` (noVault.runner.ts): the extension stays asleep until one of its commands runs. */
@@ -24,6 +25,15 @@ export function registerNoVaultTests(): void {
       assert.equal(ext.exports.state().kind, 'no-vault');
       assert.equal(ext.exports.projectRoot, undefined);
       assert.equal(ext.exports.statusBar().text, '$(database) K0maru: no vault');
+    });
+
+    it('the console opens without a vault and says so in its header', async () => {
+      const ext = vscode.extensions.getExtension<K0maruApi>(EXTENSION_ID)!;
+      await vscode.commands.executeCommand('k0maru.openConsole');
+      const hello = await within('the console page to get hello', ext.exports.console.whenReady('panel'));
+      assert.equal(hello.vaultName, 'no vault');
+      assert.ok(!existsSync(join(workspaceRoot(), '.k0maru')), 'opening the console created a vault');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     it('k0maru.initVault creates the vault and the extension opens it without a reload', async () => {
