@@ -117,6 +117,13 @@ export function registerConsoleUiTests(): void {
       assert.ok(editor, 'no active editor after clicking a hit');
       assert.equal(basename(editor.document.uri.fsPath), 'ADR-001-redis-lock.md');
       assert.ok(editor.document.uri.fsPath.startsWith(join(workspaceRoot(), '.k0maru', 'wiki')), editor.document.uri.fsPath);
+
+      // A pushed event reaches the page, which re-asks what it shows: the same query, answered a second time.
+      const searches = stats.answered.search ?? 0;
+      await vscode.commands.executeCommand('k0maru.refreshViews');
+      await waitFor('the page to search again after vaultChanged', () => (k0.console.stats().answered.search ?? 0) > searches, 15_000)
+        .catch(() => assert.fail(`the page did not re-ask after vaultChanged: ${JSON.stringify(k0.console.stats())}`));
+      assert.ok(k0.console.stats().events >= 1);
     });
   });
 }
