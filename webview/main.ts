@@ -25,9 +25,6 @@ const TABS: { id: TabId; label: string }[] = [
 
 function main(): void {
   const body = document.body;
-  // Without an icon the browser asks the server for /favicon.ico, which (carrying no token) is refused with a
-  // 403 the console would log as an error. An empty data: icon asks nothing.
-  if (!document.querySelector('link[rel~=icon]')) document.head.appendChild(h('link', { rel: 'icon', href: 'data:,' }));
   const app = document.getElementById('app') ?? body.appendChild(h('div', { id: 'app' }));
   const banner = h('div', { class: 'host-error', role: 'alert', testid: 'host-error', hidden: true });
   const showFailure = (message: string) => {

@@ -49,6 +49,7 @@ export function renderConsoleHtml(shell: ConsoleShell): string {
 <meta http-equiv="Content-Security-Policy" content="${a(consoleCsp(shell))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,"><!-- else the browser asks /favicon.ico without the token: a 403 in the console -->
 <title>${a(shell.title ?? 'K0maru Console')}</title>
 <link rel="stylesheet" href="${a(shell.styleUri)}">
 </head>

@@ -164,6 +164,7 @@ export const Scoreboard = z.object({
   pricesWarning: z.string().optional(),
   /** tokensSaved × price per tier, in the order of `prices`. */
   usdSaved: z.array(z.number()),
+  /** First and last UTC day (YYYY-MM-DD) with a counted event. */
   first: z.string().optional(),
   last: z.string().optional(),
   /** Ledger lines that were not valid entries (skipped, counted). */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { IndexDb } from '../../src/core/index/db';
 import { DIST_CLI, REPO } from '../helpers/build';
 
 export interface UiServer {
@@ -58,16 +59,17 @@ export function startUi(vaultRoot: string, timeoutMs = 20_000): Promise<UiServer
  * Tokens saved according to `.k0maru/refs/ledger.jsonl`, read here independently of the product's code: every
  * valid entry counts tokens_before − tokens_after (the scoreboard's definition).
  */
-export function ledgerTotals(vaultRoot: string): { entries: number; saved: number } {
-  const file = join(vaultRoot, '.k0maru', 'refs', 'ledger.jsonl');
-  if (!existsSync(file)) return { entries: 0, saved: 0 };
-  let entries = 0;
-  let saved = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const e = JSON.parse(line) as { tokens_before: number; tokens_after: number };
-    entries++;
-    saved += e.tokens_before - e.tokens_after;
+/**
+ * What the index holds for the scoreboard, read straight from `.k0maru/index.db` (a second connection next to the
+ * server's): the sums of the counted token_events rows per kind — not through the code that renders the page.
+ */
+export function indexTotals(vaultRoot: string): { offload: number; gc: number; gcRuns: number } {
+  const db = IndexDb.open(join(vaultRoot, '.k0maru', 'index.db'));
+  try {
+    const sum = (kind: string) => db.get('SELECT COUNT(*) AS n, COALESCE(SUM(tokens_before - tokens_after), 0) AS saved FROM token_events WHERE counted = 1 AND kind = ?', [kind])!;
+    const gc = sum('gc');
+    return { offload: Number(sum('offload').saved), gc: Number(gc.saved), gcRuns: Number(gc.n) };
+  } finally {
+    db.close();
   }
-  return { entries, saved };
 }

@@ -62,4 +62,14 @@ CREATE TABLE IF NOT EXISTS token_events(
   counted INTEGER NOT NULL            -- 1 when it adds to the totals (see ledgerSync.ts for which do not)
 );
 CREATE INDEX IF NOT EXISTS token_events_ref ON token_events(kind, ref);
+-- The counted events summed per UTC day and kind, kept in step with token_events by the sync, so reading the
+-- scoreboard costs O(days), not O(events).
+CREATE TABLE IF NOT EXISTS token_days(
+  day TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  events INTEGER NOT NULL,
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  PRIMARY KEY(day, kind)
+) WITHOUT ROWID;
 `;

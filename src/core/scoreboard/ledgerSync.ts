@@ -39,6 +39,7 @@ export function syncLedgerIntoIndex(index: IndexDb, refsDir: string): LedgerSync
     if (index.get('SELECT 1 FROM token_events LIMIT 1')) {
       index.write(() => {
         index.run('DELETE FROM token_events');
+        index.run('DELETE FROM token_days');
         index.run('DELETE FROM meta WHERE key = ?', [META_KEY]);
       });
       report.reimported = true;
@@ -49,7 +50,7 @@ export function syncLedgerIntoIndex(index: IndexDb, refsDir: string): LedgerSync
     const size = fstatSync(fd).size;
     const headBuf = Buffer.alloc(Math.min(HEAD_BYTES, size));
     readSync(fd, headBuf, 0, headBuf.length, 0);
-    const head = headBuf.toString('base64');
+    const head = headBuf.toString('hex'); // hex: a prefix of the bytes is a prefix of the text
     const row = index.get('SELECT value FROM meta WHERE key = ?', [META_KEY]);
     let state: SyncState = { offset: 0, head: '', skipped: 0 };
     try {
@@ -73,7 +74,10 @@ export function syncLedgerIntoIndex(index: IndexDb, refsDir: string): LedgerSync
       else report.skipped++;
     }
     index.write(() => {
-      if (replaced) index.run('DELETE FROM token_events');
+      if (replaced) {
+        index.run('DELETE FROM token_events');
+        index.run('DELETE FROM token_days');
+      }
       for (const e of entries) insertEvent(index, e);
       index.run('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)', [META_KEY, JSON.stringify({ offset: from + end, head, skipped: report.skipped } satisfies SyncState)]);
     });
@@ -89,17 +93,24 @@ function insertEvent(index: IndexDb, e: AnyLedgerEntry): void {
   const before = Math.round(e.tokens_before);
   const after = Math.round(e.tokens_after);
   if (e.kind === 'gc') {
-    index.run("UPDATE token_events SET counted = 0 WHERE kind = 'gc' AND ref = ?", [e.session_id]);
+    for (const prev of index.all("SELECT id, ts, tokens_before, tokens_after FROM token_events WHERE kind = 'gc' AND ref = ? AND counted = 1", [e.session_id])) {
+      addToDay(index, String(prev.ts), 'gc', -1, -Number(prev.tokens_before), -Number(prev.tokens_after));
+      index.run('UPDATE token_events SET counted = 0 WHERE id = ?', [prev.id]);
+    }
     index.run("INSERT INTO token_events(ts, kind, source, ref, tokens_before, tokens_after, counted) VALUES (?, 'gc', 'gc', ?, ?, ?, 1)", [e.ts, e.session_id, before, after]);
+    addToDay(index, e.ts, 'gc', 1, before, after);
     return;
   }
   const source = typeof e.source === 'string' ? e.source : 'api';
-  index.run("INSERT INTO token_events(ts, kind, source, ref, tokens_before, tokens_after, counted) VALUES (?, 'offload', ?, ?, ?, ?, ?)", [
-    e.ts,
-    source,
-    e.node_id,
-    before,
-    after,
-    source === 'gc' ? 0 : 1,
-  ]);
+  const counted = source === 'gc' ? 0 : 1;
+  index.run("INSERT INTO token_events(ts, kind, source, ref, tokens_before, tokens_after, counted) VALUES (?, 'offload', ?, ?, ?, ?, ?)", [e.ts, source, e.node_id, before, after, counted]);
+  if (counted) addToDay(index, e.ts, 'offload', 1, before, after);
+}
+
+function addToDay(index: IndexDb, ts: string, kind: 'gc' | 'offload', events: number, before: number, after: number): void {
+  index.run(
+    `INSERT INTO token_days(day, kind, events, tokens_before, tokens_after) VALUES (substr(?, 1, 10), ?, ?, ?, ?)
+     ON CONFLICT(day, kind) DO UPDATE SET events = events + excluded.events, tokens_before = tokens_before + excluded.tokens_before, tokens_after = tokens_after + excluded.tokens_after`,
+    [ts, kind, events, before, after],
+  );
 }

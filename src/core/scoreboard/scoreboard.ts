@@ -7,15 +7,15 @@ type Totals = Scoreboard['offload'];
 
 /**
  * The token scoreboard, read from the index after bringing it up to the ledger: what offloads and GC runs
- * saved, per day, and what that is worth at each price tier. Every figure comes from the `counted` rows of
- * token_events, so the console, the CLI and a test reading the index agree by construction.
+ * saved, per day, and what that is worth at each price tier. Figures come from token_days, the per-day sums of
+ * the `counted` rows of token_events (a test checks the two agree), so a read costs O(days).
  */
 export function readScoreboard(project: Pick<Project, 'index' | 'paths'>): Scoreboard {
   const sync = syncLedgerIntoIndex(project.index, project.paths.refsDir);
   const idx = project.index;
   const totals = (kind: string): Totals => {
     const r = idx.get(
-      'SELECT COUNT(*) AS n, COALESCE(SUM(tokens_before), 0) AS b, COALESCE(SUM(tokens_after), 0) AS a FROM token_events WHERE counted = 1 AND kind = ?',
+      'SELECT COALESCE(SUM(events), 0) AS n, COALESCE(SUM(tokens_before), 0) AS b, COALESCE(SUM(tokens_after), 0) AS a FROM token_days WHERE kind = ?',
       [kind],
     )!;
     const b = Number(r.b);
@@ -27,12 +27,12 @@ export function readScoreboard(project: Pick<Project, 'index' | 'paths'>): Score
   const tokensSaved = offload.tokensSaved + gc.tokensSaved;
   let cumulative = 0;
   const series = idx
-    .all('SELECT substr(ts, 1, 10) AS day, SUM(tokens_before - tokens_after) AS saved FROM token_events WHERE counted = 1 GROUP BY day ORDER BY day')
+    .all('SELECT day, SUM(tokens_before - tokens_after) AS saved FROM token_days WHERE events > 0 GROUP BY day ORDER BY day')
     .map((r) => {
       cumulative += Number(r.saved);
       return { day: String(r.day), tokensSaved: Number(r.saved), cumulative };
     });
-  const span = idx.get('SELECT MIN(ts) AS first, MAX(ts) AS last FROM token_events WHERE counted = 1');
+  const span = idx.get('SELECT MIN(day) AS first, MAX(day) AS last FROM token_days WHERE events > 0');
   const prices = readPrices(project.paths);
   return {
     tokensSaved,
