@@ -30,30 +30,15 @@ const entries = [
   // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
   { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
-  { in: 'webview/main.ts', out: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife',
-    target: 'es2022', sourcemap: !production, minify: production, logLevel: 'warning' },
+  // The console page (and its CSS, imported by main.ts) in a folder of its own: the VS Code webview may load files
+  // from that folder only (its localResourceRoots), so the page can never read the extension's code or models;
+  // `k0maru ui` serves the same two files.
+  // Always minified (with a source map in development): Mermaid makes it 9 MB otherwise, 4 MB parsed on every open.
+  { in: 'webview/main.ts', out: 'dist/webview/webview.js', bundle: true, platform: 'browser', format: 'iife',
+    target: 'es2022', sourcemap: !production, minify: true, logLevel: 'warning' },
   // mocha's optional parallel runner uses require.resolve on its own files; we never run it in parallel.
   { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
 ];
-
-// The VS Code webview may load files from one folder only (its localResourceRoots): dist/webview/ holds a copy of
-// the page bundle and its CSS, so the webview cannot read the extension's own code or models. dist/webview.js and
-// .css stay where `k0maru ui` serves them from. A plugin, so watch builds refresh the copy too.
-const WEBVIEW_DIR = 'dist/webview';
-const copyWebviewBundle = {
-  name: 'copy-webview-bundle',
-  setup(build) {
-    build.onEnd((result) => {
-      if (result.errors.length) return;
-      mkdirSync(WEBVIEW_DIR, { recursive: true });
-      for (const f of ['webview.js', 'webview.css', 'webview.js.map', 'webview.css.map']) {
-        if (existsSync(join('dist', f))) copyFileSync(join('dist', f), join(WEBVIEW_DIR, f));
-        else rmSync(join(WEBVIEW_DIR, f), { force: true });
-      }
-    });
-  },
-};
-for (const e of entries) if (e.out === 'dist/webview.js') e.plugins = [...(e.plugins ?? []), copyWebviewBundle];
 
 // WASM files the bundles load at run time: [source, destination file name in dist/].
 const assets = [

@@ -41,7 +41,7 @@ function offload(log: string, task: string): { nodeId: string; rawFile: string }
 }
 
 before(async () => {
-  for (const f of [DIST_CLI, join(REPO, 'dist/webview.js'), join(REPO, 'dist/webview.css')]) {
+  for (const f of [DIST_CLI, join(REPO, 'dist/webview/webview.js'), join(REPO, 'dist/webview/webview.css')]) {
     if (!existsSync(f)) throw new Error(`${f} is missing: run \`node esbuild.mjs\` first`);
   }
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`);

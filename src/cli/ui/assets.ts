@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 
 /**
- * The page's bundle (dist/webview.js + dist/webview.css, built by esbuild.mjs). The server answers a fixed list
+ * The page's bundle (dist/webview/webview.js + webview.css, built by esbuild.mjs). The server answers a fixed list
  * of names and never turns a URL into a file path, so no request can reach any other file.
  */
 export const ASSETS: Record<string, { file: string; type: string }> = {
@@ -15,13 +15,13 @@ export const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 /**
- * Where the bundle is. The CLI runs as dist/cli.mjs or one of its lazy chunks (all in dist/ itself, so
- * `__dirname` — set by the esbuild banner — is dist/); from source (tsx) this file is src/cli/ui/, three levels
- * below the repository. The first folder that holds webview.js wins; else the first candidate, so the error
+ * Where the bundle is: dist/webview/. The CLI runs as dist/cli.mjs or one of its lazy chunks (all in dist/
+ * itself, so `__dirname` — set by the esbuild banner — is dist/); from source (tsx) this file is src/cli/ui/,
+ * three levels below the repository. The first folder that holds webview.js wins; else the first candidate, so the error
  * names where we looked.
  */
 export function locateAssetsDir(): string {
-  const candidates = [__dirname, resolve(__dirname, '..', '..', '..', 'dist')];
+  const candidates = [join(__dirname, 'webview'), resolve(__dirname, '..', '..', '..', 'dist', 'webview')];
   return candidates.find((d) => existsSync(join(d, 'webview.js'))) ?? candidates[0]!;
 }
 
