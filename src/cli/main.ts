@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { K0Error, toK0Error, type ErrorCode } from '../core/errors';
+import { isK0Error, K0Error, toK0Error, type ErrorCode } from '../core/errors';
 import { EXIT, writeLine, type CliIO, type Command } from './command';
 import { COMMANDS } from './commands/index';
 import { VERSION } from './version';
@@ -91,7 +91,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (parsed.values.json) io.stdout.write(JSON.stringify({ error: { code: e.code, message: e.message, data: e.data } }) + '\n');
     writeLine(io.stderr, `k0maru ${name}: ${e.message} [${e.code}]`);
     if (debug) writeLine(io.stderr, (err as Error).stack ?? String(err));
-    else if (!(err instanceof K0Error)) writeLine(io.stderr, '(re-run with --debug for the stack trace)');
+    else if (!(isK0Error(err))) writeLine(io.stderr, '(re-run with --debug for the stack trace)');
     return EXIT_FOR[e.code] ?? EXIT.INTERNAL;
   }
 }

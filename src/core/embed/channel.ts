@@ -79,6 +79,6 @@ export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions
   } catch (err) {
     await worker?.dispose();
     if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
-    throw err instanceof K0Error ? err : new K0Error('INTERNAL', (err as Error).message);
+    throw isK0Error(err) ? err : new K0Error('INTERNAL', (err as Error).message);
   }
 }

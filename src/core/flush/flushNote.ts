@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { safeJoin } from '../vault/paths';
 import { nextNumber } from '../conventions/heuristics';
@@ -93,7 +93,7 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
         fault: opts.fault,
       });
     } catch (err) {
-      if (err instanceof K0Error) throw err;
+      if (isK0Error(err)) throw err;
       throw new K0Error('IO_ERROR', `flush of ${rel} failed, nothing was written: ${(err as Error).message}`);
     }
     if (!created) {
@@ -147,7 +147,7 @@ function resolveRelated(n: NormalizedInput, listing: VaultListing | undefined, w
       const rel = resolveNoteRef(listing!, r.target, { readTitles: false });
       return wikiLink(listing!.linkTarget(rel), r.heading, r.alias);
     } catch (err) {
-      if (err instanceof K0Error && err.code === 'PATH_OUTSIDE_VAULT') throw err;
+      if (isK0Error(err) && err.code === 'PATH_OUTSIDE_VAULT') throw err;
       warnings.push(`related note "${r.target}" not found; linked unresolved`);
       return wikiLink(r.target, r.heading, r.alias);
     }

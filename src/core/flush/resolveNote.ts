@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import { safeJoin } from '../vault/paths';
 import { parseFrontmatter } from '../vault/frontmatter';
 import { slugify } from '../conventions/slug';
@@ -175,7 +175,7 @@ function checkInside(notesRoot: string, rel: string): string {
       throw new K0Error('PATH_OUTSIDE_VAULT', `${rel} links outside the vault (${real})`);
     }
   } catch (err) {
-    if (err instanceof K0Error) throw err;
+    if (isK0Error(err)) throw err;
     throw new K0Error('NOTE_NOT_FOUND', `${rel} cannot be read: ${(err as Error).message}`);
   }
   return rel;

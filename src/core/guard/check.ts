@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import { locateVault, type VaultPaths } from '../vault/paths';
 import { parseUnifiedDiff } from './diffParser';
 import { branchChanges, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
@@ -53,7 +53,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     paths = locateVault({ vault: opts.vault, cwd: root, env: opts.env });
   } catch (err) {
     // No vault means no decisions to enforce (a hook in a repo that never ran `k0maru init`), unless one was named.
-    const missing = err instanceof K0Error && err.code === 'VAULT_NOT_FOUND' && !opts.vault;
+    const missing = isK0Error(err) && err.code === 'VAULT_NOT_FOUND' && !opts.vault;
     if (!missing && !opts.adrs) throw err;
   }
 

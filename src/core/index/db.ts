@@ -1,7 +1,7 @@
 import { Database, SQLite3Error } from 'node-sqlite3-wasm';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
@@ -55,14 +55,14 @@ export class IndexDb {
         } catch {
           /* already broken */
         }
-        if (attempt === 0 && (isCorrupt(err) || (err instanceof K0Error && err.code === 'INDEX_CORRUPT'))) {
+        if (attempt === 0 && (isCorrupt(err) || (isK0Error(err) && err.code === 'INDEX_CORRUPT'))) {
           const aside = `${path}.corrupt-${Date.now()}`;
           log('warn', `index ${path} is unreadable (${(err as Error).message}); moved to ${aside} and rebuilding from Markdown`);
           renameSync(path, aside);
           rmSync(`${path}-journal`, { force: true });
           continue;
         }
-        if (err instanceof K0Error) throw err;
+        if (isK0Error(err)) throw err;
         throw new K0Error('INDEX_CORRUPT', `cannot open index ${path}: ${(err as Error).message}`);
       }
     }

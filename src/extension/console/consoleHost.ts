@@ -138,12 +138,8 @@ export class ConsoleHost implements vscode.Disposable {
     const service = core.createConsoleService(ports);
     return {
       handle: async (request) => {
-        try {
-          if (request.method !== 'openNote') return await service.handle(request);
-          return (await openNoteInEditor(core, await ports.project(), request.params as { path: string; line?: number }, layout)) as never;
-        } catch (err) {
-          throw sameBundleError(core, err);
-        }
+        if (request.method !== 'openNote') return service.handle(request);
+        return (await openNoteInEditor(core, await ports.project(), request.params as { path: string; line?: number }, layout)) as never;
       },
     };
   }
@@ -155,14 +151,3 @@ export class ConsoleHost implements vscode.Disposable {
   }
 }
 
-/**
- * Each core bundle carries its own K0Error class, and the dispatcher (console bundle) recognises its own only:
- * an error thrown inside dist/extensionCore.js (the project, the scanner) would lose its code and become INTERNAL.
- */
-function sameBundleError(core: ConsoleCore, err: unknown): unknown {
-  const e = err as { name?: unknown; code?: unknown; message?: unknown };
-  if (err instanceof Error && !(err instanceof core.K0Error) && e.name === 'K0Error' && typeof e.code === 'string') {
-    return new core.K0Error(e.code as ConstructorParameters<ConsoleCore['K0Error']>[0], err.message);
-  }
-  return err;
-}
