@@ -73,10 +73,10 @@ function main(): void {
 
   // Pushed events: the visible view re-asks now; hidden views re-ask when shown (refresh('show')).
   client.onEvent((event) => views[active].refresh(event));
+  client.onHello((hello) => (vaultName.textContent = hello.vaultName));
 
   client.hello().then(
     (hello) => {
-      vaultName.textContent = hello.vaultName;
       body.dataset.layout = hello.layout;
       body.dataset.ready = 'true';
       select('search');

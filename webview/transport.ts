@@ -96,6 +96,7 @@ export class ConsoleClient {
   private readonly pending = new Map<number, Pending>();
   private helloWaiter?: { resolve(h: HelloMessage): void; reject(e: Error): void };
   private readonly eventHandlers: ((event: Extract<HostMessage, { kind: 'event' }>['event']) => void)[] = [];
+  private readonly helloHandlers: ((hello: HelloMessage) => void)[] = [];
   private ready?: Promise<HelloMessage>;
 
   /** `onFailure` is the host banner: timeouts, transport failures and messages that break the protocol. */
@@ -118,6 +119,11 @@ export class ConsoleClient {
 
   onEvent(handler: (event: Extract<HostMessage, { kind: 'event' }>['event']) => void): void {
     this.eventHandlers.push(handler);
+  }
+
+  /** Every hello, including the ones a host sends again when its vault changed (opened, trusted). */
+  onHello(handler: (hello: HelloMessage) => void): void {
+    this.helloHandlers.push(handler);
   }
 
   async request<M extends ConsoleMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
@@ -161,6 +167,7 @@ export class ConsoleClient {
     const msg = parsed.message;
     if (msg.kind === 'hello') {
       this.helloWaiter?.resolve(msg);
+      for (const handler of this.helloHandlers) handler(msg);
       return;
     }
     if (msg.kind === 'event') {

@@ -74,6 +74,8 @@ export interface ConsoleStats {
   /** Pages rendered (a panel or view shown again after being disposed counts again). */
   pages: number;
   hellos: number;
+  /** The vault name the last hello told each layout's page (hellos are sent again when the vault changes). */
+  vaultNames: Partial<Record<'panel' | 'sidebar', string>>;
   /** Successful responses by method. */
   answered: Record<string, number>;
   /** Error responses (invalid messages, failed requests). */

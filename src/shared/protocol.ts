@@ -7,12 +7,13 @@
  * Flow: the page sends `ready`; the host answers `hello` (protocol version, host kind, vault name). Then the page
  * sends `request`s with increasing ids; the host answers each with exactly one `response` carrying the same id
  * and the same method (`ok: false` with a code from the closed error list when it failed). The host may push
- * `event`s at any time (the vault or the ledger changed) — the page re-asks what it shows.
+ * `event`s at any time (the vault or the ledger changed) — the page re-asks what it shows — and a fresh `hello`
+ * when what it said changed (a vault was opened, the workspace trusted).
  */
 import { z } from 'zod';
 import { ERROR_CODES } from './errorCodes';
 
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION } from './protocolVersion';
 
 export const RECALL_MODES = ['hybrid', 'bm25', 'vector'] as const;
 /** Fusion presets the search debugger can compare (the same names as `k0maru recall --fusion`). */

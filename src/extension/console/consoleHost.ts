@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePorts, ConsoleService } from '../../core/console/service';
 import type { HostMessage } from '../../shared/protocol';
+import { PROTOCOL_VERSION } from '../../shared/protocolVersion';
 import type { ConsoleInfo, ConsoleStats } from '../api';
 import { loadConsole, type ConsoleCore } from '../coreLoader';
 import type { VaultSession } from '../vaultSession';
@@ -37,7 +38,7 @@ const EVENT_COALESCE_MS = 150;
 export class ConsoleHost implements vscode.Disposable {
   private readonly pages = new Set<Page>();
   private readonly timers = new Map<PushedEvent, NodeJS.Timeout>();
-  private readonly stats: ConsoleStats = { pages: 0, hellos: 0, answered: {}, failed: 0, events: 0 };
+  private readonly stats: ConsoleStats = { pages: 0, hellos: 0, vaultNames: {}, answered: {}, failed: 0, events: 0 };
   private readonly helloWaiters: { layout?: ConsoleLayout; resolve(info: ConsoleInfo): void }[] = [];
   private lastHello = new Map<ConsoleLayout, ConsoleInfo>();
 
@@ -60,7 +61,14 @@ export class ConsoleHost implements vscode.Disposable {
     this.timers.set(event, setTimeout(() => {
       this.timers.delete(event);
       this.stats.events++;
-      for (const p of this.pages) void Promise.resolve(p.webview.postMessage({ kind: 'event', event } satisfies HostMessage)).catch(() => undefined);
+      for (const p of this.pages) {
+        // A changed vault may be a different vault (opened, trusted): the page's header says which.
+        if (event === 'vaultChanged') {
+          const hello = this.hello(p.layout);
+          void this.post(p, hello).then((delivered) => delivered && this.count(p.layout, hello));
+        }
+        void this.post(p, { kind: 'event', event });
+      }
     }, EVENT_COALESCE_MS));
   }
 
@@ -72,7 +80,7 @@ export class ConsoleHost implements vscode.Disposable {
   }
 
   snapshot(): ConsoleStats {
-    return { ...this.stats, answered: { ...this.stats.answered } };
+    return { ...this.stats, vaultNames: { ...this.stats.vaultNames }, answered: { ...this.stats.answered } };
   }
 
   private async answer(page: Page, raw: unknown): Promise<void> {
@@ -81,7 +89,7 @@ export class ConsoleHost implements vscode.Disposable {
       const core = loadConsole();
       reply = await core.dispatchClientMessage({
         service: this.service(core, page.layout),
-        hello: { host: 'vscode', version: this.deps.version, vaultName: this.vaultName(), layout: page.layout },
+        hello: this.helloFields(page.layout),
         log: (level, message) => this.deps.log[level](message),
       }, raw);
     } catch (err) {
@@ -96,11 +104,24 @@ export class ConsoleHost implements vscode.Disposable {
     this.count(page.layout, reply);
   }
 
+  private helloFields(layout: ConsoleLayout): Omit<Extract<HostMessage, { kind: 'hello' }>, 'kind' | 'protocol'> {
+    return { host: 'vscode', version: this.deps.version, vaultName: this.vaultName(), layout };
+  }
+
+  private hello(layout: ConsoleLayout): HostMessage {
+    return { kind: 'hello', protocol: PROTOCOL_VERSION, ...this.helloFields(layout) };
+  }
+
+  private post(page: Page, message: HostMessage): Promise<boolean> {
+    return Promise.resolve(page.webview.postMessage(message)).catch(() => false);
+  }
+
   private count(layout: ConsoleLayout, reply: HostMessage): void {
     if (reply.kind === 'hello') {
       this.stats.hellos++;
       const info: ConsoleInfo = { layout, vaultName: reply.vaultName, version: reply.version, protocol: reply.protocol };
       this.lastHello.set(layout, info);
+      this.stats.vaultNames[layout] = reply.vaultName;
       for (const w of this.helloWaiters.splice(0)) {
         if (!w.layout || w.layout === layout) w.resolve(info);
         else this.helloWaiters.push(w);

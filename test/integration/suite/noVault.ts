@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { K0maruApi } from '../../../src/extension/api';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { InitReport } from '../../../src/core/vault/init';
 import { within } from './console';
 import { EXTENSION_ID, waitFor, workspaceRoot } from './helpers';
@@ -33,7 +33,7 @@ export function registerNoVaultTests(): void {
       const hello = await within('the console page to get hello', ext.exports.console.whenReady('panel'));
       assert.equal(hello.vaultName, 'no vault');
       assert.ok(!existsSync(join(workspaceRoot(), '.k0maru')), 'opening the console created a vault');
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The panel stays open: the next test checks it learns of the vault Init creates.
     });
 
     it('k0maru.initVault creates the vault and the extension opens it without a reload', async () => {
@@ -46,6 +46,9 @@ export function registerNoVaultTests(): void {
       await waitFor('the new vault to be indexed', () => ext.exports.state().kind === 'ready');
       const snap = await ext.exports.views.architecture();
       assert.deepEqual(snap.map((n) => n.label), ['Active', 'Superseded']);
+      // The console opened before Init is told again who it talks to: a fresh hello names the new vault.
+      await waitFor('the open console to be sent a hello naming the vault', () => ext.exports.console.stats().vaultNames.panel === basename(workspaceRoot()));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
   });
 }

@@ -69,7 +69,7 @@ test('CLI: `cmd 2>&1 | k0maru offload` then `k0maru inspect`', async () => {
   const a = io(root, fixture('long-pytest-one-failure.log'));
   assert.equal(await runCli(['offload', '--task', 'pytest'], a.io), 0);
   const id = a.out().match(/Reference ID: (node_[0-9a-f]{8})/)![1];
-  assert.deepEqual(readdirSync(join(root, '.k0maru', 'refs')).sort(), ['ledger.jsonl', `pytest_${id}.log`]);
+  assert.deepEqual(readdirSync(join(root, '.k0maru', 'refs')).sort(), ['ledger.jsonl', `pytest_${id}.log`, `pytest_${id}.summary.json`]);
   const b = io(root);
   assert.equal(await runCli(['inspect', id, '--grep', 'FAILED'], b.io), 0);
   assert.match(b.out(), /FAILED tests\/test_rates\.py::test_convert_matches_reference\[613000\]/);
