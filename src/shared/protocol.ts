@@ -104,7 +104,15 @@ export const OpenNoteResult = z.discriminatedUnion('shown', [
   /** The host showed the note itself (VS Code editor). */
   z.object({ shown: z.literal('editor'), path: z.string() }),
   /** The page renders it: raw Markdown (the page renders and sanitises it). */
-  z.object({ shown: z.literal('page'), path: z.string(), title: z.string(), markdown: z.string(), truncated: z.boolean() }),
+  z.object({
+    shown: z.literal('page'),
+    path: z.string(),
+    title: z.string(),
+    markdown: z.string(),
+    truncated: z.boolean(),
+    /** The note's resolved links (target as written, lower-cased, without heading or alias → note path). */
+    links: z.array(z.object({ target: z.string(), path: z.string() })),
+  }),
 ]);
 export type OpenNoteResult = z.infer<typeof OpenNoteResult>;
 

@@ -49,7 +49,7 @@ before(async () => {
   vault = tempVault({
     '02_Architecture/adr-001-sqlite-retry.md': '---\ntitle: ADR-001 Retry on SQLITE_BUSY\ncategory: decision\nstatus: superseded\n---\n# ADR-001 Retry on SQLITE_BUSY\nRetry writes on SQLITE_BUSY with exponential back-off. Replaced by [[adr-002-wal-mode]].\n',
     '02_Architecture/adr-002-wal-mode.md': '---\ntitle: ADR-002 WAL journal mode\ncategory: decision\nstatus: accepted\n---\n# ADR-002 WAL journal mode\nUse the WAL journal so readers never block writers; SQLITE_BUSY only happens on writer contention.\n\nSee [[adr-003-single-writer]] for how writers are serialised.\n\n- readers: **never** wait\n- writers: one at a time\n',
-    '02_Architecture/adr-003-single-writer.md': '---\ntitle: ADR-003 One writer process\ncategory: decision\nstatus: accepted\n---\n# ADR-003 One writer process\nAll index writes go through one writer process, so SQLITE_BUSY never reaches the user in WAL mode.\n',
+    '02_Architecture/adr-003-single-writer.md': '---\ntitle: ADR-003 One writer process\ncategory: decision\nstatus: accepted\n---\n# ADR-003 One writer process\nAll index writes go through one writer process, so SQLITE_BUSY never reaches the user in WAL mode.\n\nBuilds on [the WAL decision](./adr-002-wal-mode.md).\n',
     '01_AI_Logs/2026-01-02-flaky-test.md': '# Flaky checkout test\nThe checkout test timed out on CI because the payment mock answered late.\n',
     // Markup in a note must render as text, never run or load anything.
     '01_AI_Logs/hostile.md': '# Hostile zebracorn note\n<script>window.__k0pwned = 1</script>\n<img src="x" onerror="window.__k0pwned = 2">\n[click](javascript:window.__k0pwned=3) ![remote](https://example.com/x.png) [site](https://example.com/)\n',
@@ -129,7 +129,7 @@ test('a hybrid search with rrf+boost shows per-channel figures equal to `k0maru 
   assert.deepEqual(await page.$$eval('[data-testid=hit-vector]', (els) => els.map((e) => e.textContent)), Array(shown.filter((s) => s.bm25 !== null).length).fill('Vector —'));
 });
 
-test('clicking a title shows the note rendered from Markdown', async () => {
+test('clicking a title shows the note rendered from Markdown; its [[links]] open the notes they resolve to', async () => {
   await page.selectOption('[data-testid=search-mode]', 'hybrid');
   await page.press('[data-testid=search-input]', 'Enter');
   await page.click('[data-testid=hit][data-path="02_Architecture/adr-002-wal-mode.md"] [data-testid=hit-title]');
@@ -140,6 +140,14 @@ test('clicking a title shows the note rendered from Markdown', async () => {
   }));
   assert.deepEqual(note, { h1: 'ADR-002 WAL journal mode', strong: 'never', title: 'ADR-002 WAL journal mode', frontmatter: 'title: ADR-002 WAL journal mode\ncategory: decision\nstatus: accepted' });
   await page.screenshot({ path: join(SHOTS, 'console-search.png'), fullPage: true });
+  // Its [[adr-003-single-writer]] link is resolved by the index and opens that note in the page.
+  const link = '[data-testid=note-view] article a[data-note="02_Architecture/adr-003-single-writer.md"]';
+  assert.equal(await page.textContent(link), 'adr-003-single-writer');
+  await page.click(link);
+  await page.waitForFunction(() => document.querySelector('[data-testid=note-title]')?.textContent === 'ADR-003 One writer process');
+  // A relative Markdown link to a note is followed the same way; a link to another site stays inert.
+  await page.click('[data-testid=note-view] article a[data-note="02_Architecture/adr-002-wal-mode.md"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=note-title]')?.textContent === 'ADR-002 WAL journal mode');
 });
 
 test('markup inside a note is shown as text and runs nothing', async () => {

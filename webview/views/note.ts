@@ -7,8 +7,12 @@ import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
 import type { OpenNoteResult } from '../../src/shared/protocol';
 import { h, replace } from '../dom';
+import { noteLinkPath, wikiLinks, type NoteLinkEnv } from './wikiLinks';
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).use(wikiLinks);
+
+/** The note being rendered: its path and the paths its links may lead to (read by the sanitiser hook). */
+let rendering: { path: string; known: Set<string> } | undefined;
 
 let hooksInstalled = false;
 function installHooks(): void {
@@ -17,6 +21,13 @@ function installHooks(): void {
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? '';
+      // A Markdown link to a note this one links to opens it in the page, like a [[WikiLink]].
+      const target = rendering && !href.startsWith('#') ? noteLinkPath(href, rendering.path) : undefined;
+      if (target && rendering!.known.has(target)) {
+        node.setAttribute('data-note', target);
+        node.setAttribute('href', '#note');
+        return;
+      }
       // In-page anchors stay; everything else is shown, not followed (the page talks to its own server only).
       if (!href.startsWith('#')) {
         node.setAttribute('data-href', href);
@@ -27,21 +38,33 @@ function installHooks(): void {
   });
 }
 
-export function renderMarkdown(markdown: string): string {
+export function renderMarkdown(markdown: string, note?: { path: string; links: { target: string; path: string }[] }): string {
   installHooks();
-  const html = md.render(markdown);
-  return DOMPurify.sanitize(html, { FORBID_TAGS: ['img', 'style', 'form', 'input'], USE_PROFILES: { html: true } });
+  const env: NoteLinkEnv = { noteLinks: new Map((note?.links ?? []).map((l) => [l.target, l.path])) };
+  const html = md.render(markdown, env);
+  rendering = note && { path: note.path, known: new Set(note.links.map((l) => l.path)) };
+  try {
+    return DOMPurify.sanitize(html, { FORBID_TAGS: ['img', 'style', 'form', 'input'], USE_PROFILES: { html: true } });
+  } finally {
+    rendering = undefined;
+  }
 }
 
-/** Fills the note view with what openNote answered. */
-export function showNote(target: HTMLElement, result: OpenNoteResult): void {
+/** Fills the note view with what openNote answered; a click on a link to another note calls `openPath`. */
+export function showNote(target: HTMLElement, result: OpenNoteResult, openPath?: (path: string) => void): void {
   if (result.shown === 'editor') {
     replace(target, h('p', { class: 'muted' }, `Opened ${result.path} in the editor.`));
     return;
   }
   const { frontmatter, body } = splitFrontmatter(result.markdown);
   const article = h('article', { class: 'markdown' });
-  article.innerHTML = renderMarkdown(body); // DOMPurify output: the one sanctioned innerHTML here
+  article.innerHTML = renderMarkdown(body, result); // DOMPurify output: the one sanctioned innerHTML here
+  article.addEventListener('click', (e) => {
+    const link = (e.target as Element | null)?.closest?.('a[data-note]');
+    if (!link || !openPath) return;
+    e.preventDefault();
+    openPath(link.getAttribute('data-note')!);
+  });
   replace(target,
     h('header', { class: 'note-header' }, h('h2', { testid: 'note-title' }, result.title), h('code', { class: 'muted' }, result.path)),
     frontmatter ? h('pre', { class: 'frontmatter', testid: 'note-frontmatter' }, frontmatter) : null,

@@ -48,10 +48,11 @@ export function createSearchView(client: ConsoleClient, inEditor: boolean): View
       replace(status, errorLine(e instanceof Error ? e.message : String(e)));
     }
   };
-  const open = async (hit: SearchHit) => {
+  const open = (hit: SearchHit) => openPath(hit.path, hit.line >= 1 ? hit.line : undefined);
+  const openPath = async (path: string, line?: number) => {
     try {
-      const result = await client.request('openNote', { path: hit.path, line: hit.line >= 1 ? hit.line : undefined });
-      showNote(note, result);
+      const result = await client.request('openNote', { path, line });
+      showNote(note, result, (linked) => void openPath(linked));
       if (result.shown === 'page') note.scrollIntoView({ block: 'nearest' });
     } catch (e) {
       replace(note, errorLine(e instanceof Error ? e.message : String(e)));

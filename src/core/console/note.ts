@@ -15,7 +15,7 @@ export const MAX_NOTE_BYTES = 1024 * 1024;
  */
 export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path: string): OpenNoteResult {
   const abs = safeJoin(project.paths.notesRoot, path);
-  const row = project.index.get('SELECT title FROM documents WHERE path = ?', [path]);
+  const row = project.index.get('SELECT id, title FROM documents WHERE path = ?', [path]);
   if (!row) throw new K0Error('NOTE_NOT_FOUND', `no indexed note at ${path}`);
   let real: string;
   try {
@@ -30,7 +30,11 @@ export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path:
     const size = fstatSync(fd).size;
     const buf = Buffer.alloc(Math.min(size, MAX_NOTE_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return { shown: 'page', path, title: String(row.title), markdown: buf.subarray(0, n).toString('utf8'), truncated: size > MAX_NOTE_BYTES };
+    // Where the note's links lead, so the page can make [[links]] open the notes they resolve to.
+    const links = project.index
+      .all('SELECT DISTINCT l.target, d.path FROM links l JOIN documents d ON d.id = l.to_doc WHERE l.from_doc = ? LIMIT 2000', [row.id])
+      .map((r) => ({ target: String(r.target), path: String(r.path) }));
+    return { shown: 'page', path, title: String(row.title), markdown: buf.subarray(0, n).toString('utf8'), truncated: size > MAX_NOTE_BYTES, links };
   } finally {
     closeSync(fd);
   }

@@ -75,6 +75,7 @@ test('console requests: notes, offloads and log windows; bad input answers with 
     const note = await ask(ctx, { kind: 'request', id: 1, request: { method: 'openNote', params: { path: 'payments.md' } } });
     assert.ok(note.kind === 'response' && note.ok && note.method === 'openNote' && note.result.shown === 'page');
     assert.match(note.result.markdown, /advisory lock/);
+    assert.deepEqual(note.result.links, [{ target: '0002-db-lock', path: 'decisions/0002-db-lock.md' }], 'the page gets where the note links lead');
 
     const errors: [unknown, string][] = [
       [{ kind: 'request', id: 2, request: { method: 'openNote', params: { path: '../../etc/passwd' } } }, 'PATH_OUTSIDE_VAULT'],
