@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync, symlinkSync, utimesSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, mkdirSync, openSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { openProject } from '../../../src/core/project';
 import { K0Error } from '../../../src/core/errors';
+import { DIST_CLI, ensureBuilt, REPO } from '../../helpers/build';
 import { tempVault } from '../../helpers/tempVault';
+
+const DIST = join(REPO, 'dist');
 import { loadHasher } from '../../../src/core/scan/hash';
 
 const NOTE = (title: string, body = 'Some text.') => `---\ntitle: ${title}\n---\n# ${title}\n${body}\n`;
@@ -95,22 +98,24 @@ test('an unreadable file is skipped with its reason (scan run as an unprivileged
   const v = tempVault({ 'ok.md': NOTE('Ok'), 'secret.md': NOTE('Secret') });
   try {
     chmodSync(join(v.notes, 'secret.md'), 0o000);
-    const script = `const { openProject } = require(${JSON.stringify(join(process.cwd(), 'src/core/project.ts'))});
-      const p = openProject({ vault: ${JSON.stringify(v.root)} });
-      p.scan().then((r) => { console.log(JSON.stringify(r.skipped)); p.close(); });`;
     let cmd: string[];
     if (process.getuid?.() === 0) {
-      // root reads everything: drop to nobody so the permission bits bite.
+      // root reads everything: drop to nobody so the permission bits bite. nobody may not be able to enter the
+      // repository (a clone under /root, a 0700 temp dir), so it runs a copy of the built CLI from the vault.
+      ensureBuilt();
+      const bin = join(v.root, 'bin');
+      mkdirSync(bin);
+      for (const f of readdirSync(DIST)) if (f === 'cli.mjs' || /^lazy-.*\.mjs$/.test(f) || f === 'node-sqlite3-wasm.wasm') copyFileSync(join(DIST, f), join(bin, f));
       spawnSync('chown', ['-R', 'nobody', v.root]);
       chmodSync(v.root, 0o755);
-      cmd = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--import', 'tsx', '-e', script];
+      cmd = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, join(bin, 'cli.mjs'), 'scan', '--json', '--vault', v.root];
     } else {
-      cmd = [process.execPath, '--import', 'tsx', '-e', script];
+      cmd = [process.execPath, DIST_CLI, 'scan', '--json', '--vault', v.root];
     }
-    const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: v.root } });
+    const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: v.root, env: { ...process.env, HOME: v.root } });
     assert.equal(r.status, 0, r.stderr);
-    const skipped = JSON.parse(r.stdout.trim().split('\n').pop()!);
-    assert.deepEqual(skipped.map((s: { path: string }) => s.path), ['secret.md']);
+    const skipped = (JSON.parse(r.stdout) as { skipped: { path: string; reason: string }[] }).skipped;
+    assert.deepEqual(skipped.map((s) => s.path), ['secret.md']);
     assert.match(skipped[0].reason, /unreadable \(EACCES\)/);
   } finally {
     v.cleanup();
