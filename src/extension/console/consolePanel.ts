@@ -3,7 +3,7 @@ import type { ConsoleHost } from './consoleHost';
 import { webviewOptions } from './webviewHtml';
 
 export const OPEN_CONSOLE_COMMAND = 'k0maru.openConsole';
-const PANEL_TYPE = 'k0maru.console';
+export const PANEL_TYPE = 'k0maru.console';
 
 /**
  * The console as an editor tab: one panel, revealed again when the command runs while it is open.
@@ -25,14 +25,25 @@ export class ConsolePanel implements vscode.Disposable {
       retainContextWhenHidden: false,
       enableFindWidget: true,
     });
+    return this.adopt(panel);
+  }
+
+  /** Takes over a panel: a new one, or the one VS Code restores after a window reload (the serializer). */
+  adopt(panel: vscode.WebviewPanel): vscode.WebviewPanel {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'k0maru.svg');
     const page = this.host.attach(panel.webview, 'panel');
     panel.onDidDispose(() => {
       page.dispose();
       if (this.panel === panel) this.panel = undefined;
     });
+    this.panel?.dispose();
     this.panel = panel;
     return panel;
+  }
+
+  /** Brings the console tab back after a window reload instead of leaving a dead tab behind. */
+  serializer(): vscode.WebviewPanelSerializer {
+    return { deserializeWebviewPanel: async (panel) => void this.adopt(panel) };
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { K0maruApi } from '../api';
 import { ConsoleHost, type ConsoleHostDeps } from './consoleHost';
-import { ConsolePanel, OPEN_CONSOLE_COMMAND } from './consolePanel';
+import { ConsolePanel, OPEN_CONSOLE_COMMAND, PANEL_TYPE } from './consolePanel';
 import { CONSOLE_VIEW_ID, ConsoleViewProvider } from './consoleView';
 
 export interface ConsoleRegistration {
@@ -29,6 +29,7 @@ export function registerConsole(deps: ConsoleHostDeps): ConsoleRegistration {
         panel.show();
       }),
       vscode.window.registerWebviewViewProvider(CONSOLE_VIEW_ID, view),
+      vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, panel.serializer()),
     ],
     api: {
       whenReady: (layout) => host.whenReady(layout),

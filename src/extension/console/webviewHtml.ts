@@ -5,8 +5,8 @@ import { renderConsoleHtml } from '../../shared/consoleHtml';
 export type ConsoleLayout = 'panel' | 'sidebar';
 
 /**
- * The one folder a console page may load files from: dist/webview/, which holds only a copy of the page bundle and
- * its CSS (esbuild.mjs). Not dist/: that would let the page fetch the extension's own code, models and WASM.
+ * The one folder a console page may load files from: dist/webview/, which holds only the page bundle and its CSS
+ * (esbuild.mjs). Not dist/: that would let the page fetch the extension's own code, models and WASM.
  */
 export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
