@@ -3,5 +3,6 @@
 // See ./core.ts for why the core is split into bundles.
 export { dispatchClientMessage } from '../core/console/dispatch';
 export { createConsoleService } from '../core/console/service';
+export { LineCheckpoints } from '../core/console/offloads';
 export { K0Error } from '../core/errors';
 export { safeJoin } from '../core/vault/paths';

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { statSync } from 'node:fs';
 import type { LineRange, LogLines, OffloadDetail, OffloadNode } from '../../shared/protocol';
 import { MAX_LOG_RANGE } from '../../shared/protocol';
 import { K0Error } from '../errors';
 import { stripAnsi } from '../offload/ansi';
 import { readLedgerNodes, type LedgerNode } from '../offload/ledger';
+import { readLogLines, type LineCheckpoint } from '../offload/logLines';
 import { findNodeFile, validateNodeId } from '../offload/store';
 import { readOffloadSummary } from '../offload/summaryFile';
 import type { VaultPaths } from '../vault/paths';
@@ -47,29 +47,59 @@ export async function getOffload(paths: RefsPaths, nodeId: string): Promise<Offl
 }
 
 /**
- * Raw lines `from`..`to` (1-based, inclusive), ANSI escapes removed. Streams and stops at `to`, so a window near
- * the top of a 100 MB log costs a few kilobytes; the total comes from the stored summary when the read stopped early.
+ * Byte offsets of every CHECKPOINT_EVERY-th line of the raw logs a console has paged through, learnt while
+ * reading, so the next window of a big log starts near its first line instead of at byte 0. Kept per service
+ * (per console host), a few logs at most, and dropped when a file's size or mtime changes.
  */
-export async function readLog(paths: RefsPaths, nodeId: string, from: number, to: number): Promise<LogLines> {
+export class LineCheckpoints {
+  static readonly EVERY = 10_000;
+  private static readonly MAX_FILES = 16;
+  private readonly files = new Map<string, { stamp: string; points: LineCheckpoint[] }>();
+
+  nearest(file: string, stamp: string, line: number): LineCheckpoint {
+    const known = this.files.get(file);
+    if (!known || known.stamp !== stamp) return { byte: 0, line: 1 };
+    let best: LineCheckpoint = { byte: 0, line: 1 };
+    for (const p of known.points) if (p.line <= line && p.line > best.line) best = p;
+    return best;
+  }
+
+  learn(file: string, stamp: string, point: LineCheckpoint): void {
+    let known = this.files.get(file);
+    if (!known || known.stamp !== stamp) {
+      known = { stamp, points: [] };
+      this.files.delete(file);
+      this.files.set(file, known);
+      if (this.files.size > LineCheckpoints.MAX_FILES) this.files.delete(this.files.keys().next().value!);
+    }
+    if (!known.points.some((p) => p.line === point.line)) known.points.push(point);
+  }
+}
+
+/**
+ * Raw lines `from`..`to` (1-based, inclusive, numbered as the offload numbered them), ANSI escapes removed.
+ * Streams from the nearest known checkpoint and stops at `to`; the total comes from the stored summary when the
+ * read stopped early.
+ */
+export async function readLog(paths: RefsPaths, nodeId: string, from: number, to: number, checkpoints = new LineCheckpoints()): Promise<LogLines> {
   if (to < from) throw new K0Error('INVALID_ARGUMENT', `line ${to} is before line ${from}`);
   if (to - from + 1 > MAX_LOG_RANGE) throw new K0Error('INVALID_ARGUMENT', `at most ${MAX_LOG_RANGE} lines per request`);
   const file = rawFile(paths, nodeId);
+  const st = statSync(file);
+  const stamp = `${st.size}:${st.mtimeMs}`;
   const lines: string[] = [];
-  let n = 0;
+  let last = 0;
   let reachedEnd = true;
-  const input = createReadStream(file);
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of rl) {
-    n++;
-    if (n >= from) lines.push(cut(stripAnsi(line)));
-    if (n >= to) {
+  for await (const line of readLogLines(file, checkpoints.nearest(file, stamp, from))) {
+    last = line.n;
+    if (line.n % LineCheckpoints.EVERY === 1 && line.n > 1) checkpoints.learn(file, stamp, { byte: line.byte, line: line.n });
+    if (line.n >= from) lines.push(cut(stripAnsi(line.text)));
+    if (line.n >= to) {
       reachedEnd = false;
       break;
     }
   }
-  rl.close();
-  input.destroy();
-  const totalLines = reachedEnd ? n : Math.max(n, (await readOffloadSummary(file, nodeId, 0)).lines);
+  const totalLines = reachedEnd ? last : Math.max(last, (await readOffloadSummary(file, nodeId, 0)).lines);
   return { nodeId, from, to: lines.length ? from + lines.length - 1 : from - 1, totalLines, lines };
 }
 

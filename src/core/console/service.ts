@@ -1,7 +1,7 @@
 import type { ConsoleMethod, ConsoleRequest, ResultOf } from '../../shared/protocol';
 import type { Project } from '../project';
 import type { VectorChannel } from '../search/types';
-import { getOffload, listOffloads, readLog } from './offloads';
+import { getOffload, LineCheckpoints, listOffloads, readLog } from './offloads';
 import { readNoteForPage } from './note';
 import { savePrices } from '../scoreboard/prices';
 import { readScoreboard } from '../scoreboard/scoreboard';
@@ -24,7 +24,11 @@ export interface ConsoleService {
 /** How long one console search may spend embedding passages the scanner just changed. */
 const SEARCH_EMBED_BUDGET_MS = 1500;
 
-export function createConsoleService(ports: ConsolePorts): ConsoleService {
+/**
+ * `checkpoints`: where big raw logs' lines start, learnt while paging; a host that builds a service per message
+ * (the editor) passes one it keeps, so paging through a log stays fast.
+ */
+export function createConsoleService(ports: ConsolePorts, checkpoints = new LineCheckpoints()): ConsoleService {
   const handlers: { [M in ConsoleMethod]: (params: Extract<ConsoleRequest, { method: M }>['params']) => Promise<ResultOf<M>> } = {
     search: async (p) => {
       const project = await ports.project();
@@ -34,7 +38,7 @@ export function createConsoleService(ports: ConsolePorts): ConsoleService {
     openNote: async (p) => readNoteForPage(await ports.project(), p.path),
     listOffloads: async (p) => listOffloads((await ports.project()).paths, p.limit),
     getOffload: async (p) => getOffload((await ports.project()).paths, p.nodeId),
-    readLog: async (p) => readLog((await ports.project()).paths, p.nodeId, p.from, p.to),
+    readLog: async (p) => readLog((await ports.project()).paths, p.nodeId, p.from, p.to, checkpoints),
     scoreboard: async () => readScoreboard(await ports.project()),
     savePrices: async (p) => savePrices((await ports.project()).paths, p.tiers),
   };

@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
 import { relative } from 'node:path';
-import { createInterface } from 'node:readline';
 import { RE2 } from 're2-wasm';
 import { K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { visibleLine } from './ansi';
+import { readLogLines } from './logLines';
 import { findNodeFile, validateNodeId } from './store';
 
 /** Without a range the seed's contract returns the whole raw log; this cap keeps a 100 MB log out of a context. */
@@ -65,9 +64,8 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
   let truncated = false;
   let first = 0;
   let last = 0;
-  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  for await (const raw of rl) {
-    n++;
+  for await (const { n: lineNo, text: raw } of readLogLines(file)) {
+    n = lineNo;
     if (n < start || n > end) continue;
     if (re && !re.test(visibleLine(raw.length > MAX_INSPECT_LINE_CHARS ? raw.slice(0, MAX_INSPECT_LINE_CHARS) : raw))) continue;
     if (out.length >= max) {

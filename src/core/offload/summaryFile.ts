@@ -1,8 +1,8 @@
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { writeFileAtomic } from '../fsutil/atomicWrite';
 import { LogAnalyzer } from './analyzer';
+import { readLogLines } from './logLines';
 import { visibleLine } from './ansi';
 import { renderMermaid } from './mermaid';
 import { summaryFileName } from './store';
@@ -59,7 +59,7 @@ export async function readOffloadSummary(rawPath: string, nodeId: string, reduct
     // missing or torn: fall through to the raw log
   }
   const analyzer = new LogAnalyzer();
-  for await (const line of createInterface({ input: createReadStream(rawPath), crlfDelay: Infinity })) analyzer.push(visibleLine(line));
+  for await (const line of readLogLines(rawPath)) analyzer.push(visibleLine(line.text));
   const analysis = analyzer.finish();
   const mermaid = renderMermaid(analysis, nodeId);
   return summaryRecord(nodeId, renderSummary(mermaid, analysis, nodeId, formatPct(reduction)), mermaid, analysis);

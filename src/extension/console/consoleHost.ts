@@ -41,6 +41,8 @@ export class ConsoleHost implements vscode.Disposable {
   private readonly stats: ConsoleStats = { pages: 0, hellos: 0, vaultNames: {}, answered: {}, failed: 0, events: 0 };
   private readonly helloWaiters: { layout?: ConsoleLayout; resolve(info: ConsoleInfo): void }[] = [];
   private lastHello = new Map<ConsoleLayout, ConsoleInfo>();
+  /** Kept across messages (a service is built per message): where big raw logs' lines start. */
+  private checkpoints: InstanceType<ConsoleCore['LineCheckpoints']> | undefined;
 
   constructor(private readonly deps: ConsoleHostDeps) {}
 
@@ -156,7 +158,8 @@ export class ConsoleHost implements vscode.Disposable {
           project: async () => (await session.controller.whenIdle(), session.controller.project()),
           vectors: (budgetMs) => session.vectors(budgetMs),
         };
-    const service = core.createConsoleService(ports);
+    this.checkpoints ??= new core.LineCheckpoints();
+    const service = core.createConsoleService(ports, this.checkpoints);
     return {
       handle: async (request) => {
         if (request.method !== 'openNote') return service.handle(request);
