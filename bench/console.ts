@@ -2,7 +2,8 @@
 // so what matters is the time from a click to an answer and how it grows with the vault and the ledger:
 //  1. Scoreboard: first sync of a ledger of N lines into the index, then the cost of one appended line, then a
 //     read with nothing new — for N = 1,000 / 10,000 / 100,000.
-//  2. Offload viewer: a 2,000-line window at the top and at the end of a 1,000,000-line raw log (streamed).
+//  2. Offload viewer: a 2,000-line window at the top and at the end of a 1,000,000-line raw log (streamed), the
+//     end cold and again once the console has learnt the log's line checkpoints, and the middle then.
 //  3. Search debugger through the dispatcher (validation + recall + figures): p50 / p95 of 30 queries after a
 //     warm-up. BM25 on generated vaults of 500 and 5,000 notes; hybrid (bundled model) on 500 only — embedding
 //     5,000 notes first would take ~8 minutes at 30 passages/s (bench/embed.ts measures the channel at 5,000).
@@ -10,7 +11,7 @@ import { appendFileSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, wr
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dispatchClientMessage, type DispatchContext } from '../src/core/console/dispatch';
-import { readLog } from '../src/core/console/offloads';
+import { LineCheckpoints, readLog } from '../src/core/console/offloads';
 import { createConsoleService } from '../src/core/console/service';
 import { LEDGER_FILE, offloadLog } from '../src/core/offload';
 import { openProject } from '../src/core/project';
@@ -57,8 +58,12 @@ async function logWindowBench() {
   const { createReadStream, statSync } = await import('node:fs');
   const r = await offloadLog(paths, { stream: createReadStream(file), taskName: 'big' });
   const top = await timeAsync(() => readLog(paths, r.nodeId!, 1, 2000));
-  const end = await timeAsync(() => readLog(paths, r.nodeId!, LINES - 1999, LINES));
-  const out = { lines: LINES, mb: round(statSync(file).size / 1e6, 1), topWindowMs: round(top, 1), endWindowMs: round(end, 1) };
+  // Cold: nothing learnt about this log yet. Warm: the console has paged through it once (line checkpoints).
+  const checkpoints = new LineCheckpoints();
+  const end = await timeAsync(() => readLog(paths, r.nodeId!, LINES - 1999, LINES, checkpoints));
+  const endWarm = await timeAsync(() => readLog(paths, r.nodeId!, LINES - 1999, LINES, checkpoints));
+  const middleWarm = await timeAsync(() => readLog(paths, r.nodeId!, LINES / 2, LINES / 2 + 1999, checkpoints));
+  const out = { lines: LINES, mb: round(statSync(file).size / 1e6, 1), topWindowMs: round(top, 1), endWindowColdMs: round(end, 1), endWindowWarmMs: round(endWarm, 1), middleWindowWarmMs: round(middleWarm, 1) };
   rmSync(root, { recursive: true, force: true });
   return out;
 }

@@ -90,13 +90,15 @@ export async function readLog(paths: RefsPaths, nodeId: string, from: number, to
   const lines: string[] = [];
   let last = 0;
   let reachedEnd = true;
-  for await (const line of readLogLines(file, checkpoints.nearest(file, stamp, from))) {
-    last = line.n;
-    if (line.n % LineCheckpoints.EVERY === 1 && line.n > 1) checkpoints.learn(file, stamp, { byte: line.byte, line: line.n });
-    if (line.n >= from) lines.push(cut(stripAnsi(line.text)));
-    if (line.n >= to) {
-      reachedEnd = false;
-      break;
+  reading: for await (const batch of readLogLines(file, checkpoints.nearest(file, stamp, from))) {
+    for (const line of batch) {
+      last = line.n;
+      if (line.n % LineCheckpoints.EVERY === 1 && line.n > 1) checkpoints.learn(file, stamp, { byte: line.byte, line: line.n });
+      if (line.n >= from) lines.push(cut(stripAnsi(line.text)));
+      if (line.n >= to) {
+        reachedEnd = false;
+        break reading;
+      }
     }
   }
   const totalLines = reachedEnd ? last : Math.max(last, (await readOffloadSummary(file, nodeId, 0)).lines);

@@ -64,18 +64,20 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
   let truncated = false;
   let first = 0;
   let last = 0;
-  for await (const { n: lineNo, text: raw } of readLogLines(file)) {
-    n = lineNo;
-    if (n < start || n > end) continue;
-    if (re && !re.test(visibleLine(raw.length > MAX_INSPECT_LINE_CHARS ? raw.slice(0, MAX_INSPECT_LINE_CHARS) : raw))) continue;
-    if (out.length >= max) {
-      truncated = true;
-      continue; // keep counting total_lines
+  for await (const batch of readLogLines(file)) {
+    for (const { n: lineNo, text: raw } of batch) {
+      n = lineNo;
+      if (n < start || n > end) continue;
+      if (re && !re.test(visibleLine(raw.length > MAX_INSPECT_LINE_CHARS ? raw.slice(0, MAX_INSPECT_LINE_CHARS) : raw))) continue;
+      if (out.length >= max) {
+        truncated = true;
+        continue; // keep counting total_lines
+      }
+      const line = raw.length > MAX_INSPECT_LINE_CHARS ? `${raw.slice(0, MAX_INSPECT_LINE_CHARS)}… [+${raw.length - MAX_INSPECT_LINE_CHARS} chars]` : raw;
+      out.push(numbered ? `${String(n).padStart(6)}| ${line}` : line);
+      if (!first) first = n;
+      last = n;
     }
-    const line = raw.length > MAX_INSPECT_LINE_CHARS ? `${raw.slice(0, MAX_INSPECT_LINE_CHARS)}… [+${raw.length - MAX_INSPECT_LINE_CHARS} chars]` : raw;
-    out.push(numbered ? `${String(n).padStart(6)}| ${line}` : line);
-    if (!first) first = n;
-    last = n;
   }
   return {
     node_id: nodeId,

@@ -59,7 +59,7 @@ export async function readOffloadSummary(rawPath: string, nodeId: string, reduct
     // missing or torn: fall through to the raw log
   }
   const analyzer = new LogAnalyzer();
-  for await (const line of readLogLines(rawPath)) analyzer.push(visibleLine(line.text));
+  for await (const batch of readLogLines(rawPath)) for (const line of batch) analyzer.push(visibleLine(line.text));
   const analysis = analyzer.finish();
   const mermaid = renderMermaid(analysis, nodeId);
   return summaryRecord(nodeId, renderSummary(mermaid, analysis, nodeId, formatPct(reduction)), mermaid, analysis);

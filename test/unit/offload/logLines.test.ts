@@ -9,7 +9,7 @@ import { readLogLines } from '../../../src/core/offload/logLines';
 
 async function all(file: string, from?: { byte: number; line: number }) {
   const out = [];
-  for await (const l of readLogLines(file, from)) out.push(l);
+  for await (const batch of readLogLines(file, from)) out.push(...batch);
   return out;
 }
 
