@@ -60,14 +60,15 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new K0Error('INVALID_ARGUMENT', `port must be an integer from 0 to 65535, got ${opts.port}`);
   const assetsDir = opts.assetsDir ?? locateAssetsDir();
   const session = new ProjectSession({ vault: paths.projectRoot, cwd: paths.projectRoot, env: opts.env ?? process.env, log });
+  let events: EventHub | undefined;
+  const ports = sessionPorts(session, { log, onVectorsReady: () => events?.broadcast('vaultChanged') });
   const ctx: DispatchContext = {
-    service: createConsoleService(sessionPorts(session)),
+    service: createConsoleService(ports),
     hello: { host: 'browser', version: opts.version, vaultName: basename(paths.projectRoot), layout: 'page' },
     log,
   };
   const token = newToken();
   let policy: AccessPolicy | undefined; // known once the port is
-  let events: EventHub | undefined;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -158,6 +159,7 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        await ports.stop();
         await session.close();
       })();
       return closing;
@@ -165,23 +167,67 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   };
 }
 
+/** One background embedding step: short, so a search queued behind it waits at most this long. */
+export const BACKGROUND_EMBED_STEP_MS = 800;
+
+interface SessionPorts extends ConsolePorts {
+  /** Stops background embedding and waits for the step in flight. */
+  stop(): Promise<void>;
+}
+
 /**
  * The ports the console core needs, over the one long-lived ProjectSession. Pages send several requests at
  * once; they share one incremental scan rather than racing two over the same index, and embedding runs one
- * batch at a time.
+ * batch at a time. Unlike a one-shot MCP call, the console stays up: once a hybrid search finds passages without
+ * vectors, it keeps embedding them in the background (in the worker thread, in short steps between searches)
+ * and tells the pages when the vault is covered, so the vector column fills in without searching again and again.
  */
-function sessionPorts(session: ProjectSession): ConsolePorts {
+function sessionPorts(session: ProjectSession, opts: { log: Logger; onVectorsReady(): void }): SessionPorts {
   let scanning: ReturnType<ProjectSession['fresh']> | undefined;
   let embedding: Promise<unknown> = Promise.resolve();
+  let background = false;
+  let stopped = false;
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = embedding.then(work);
+    embedding = next.catch(() => {});
+    return next;
+  };
+  const step = () => {
+    void enqueue(async () => {
+      if (stopped) return;
+      const r = await session.vectors(BACKGROUND_EMBED_STEP_MS);
+      const left = r.channel?.pending() ?? 0;
+      if (left > 0 && !stopped) setTimeout(step, 10).unref();
+      else {
+        background = false;
+        if (r.channel && !stopped) {
+          opts.log('info', 'every passage has its vector: hybrid search covers the whole vault');
+          opts.onVectorsReady();
+        }
+      }
+    }).catch((err: unknown) => {
+      background = false;
+      opts.log('warn', `background embedding stopped: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  };
   return {
     project() {
       scanning ??= session.fresh().finally(() => (scanning = undefined));
       return scanning;
     },
-    vectors(budgetMs) {
-      const next = embedding.then(() => session.vectors(budgetMs));
-      embedding = next.catch(() => {});
-      return next;
+    async vectors(budgetMs) {
+      const r = await enqueue(() => session.vectors(budgetMs));
+      const left = r.channel?.pending() ?? 0;
+      if (left > 0 && !background && !stopped) {
+        background = true;
+        opts.log('info', `embedding ${left} passage(s) in the background`);
+        setTimeout(step, 10).unref();
+      }
+      return r;
+    },
+    async stop() {
+      stopped = true;
+      await embedding;
     },
   };
 }
