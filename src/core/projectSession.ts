@@ -53,6 +53,11 @@ export class ProjectSession {
     return this.vectorSession.prepare(budgetMs);
   }
 
+  /** See VectorSession.fillInBackground: for a host a person looks at (`k0maru ui`), not for one-shot agents' calls. */
+  fillVectorsInBackground(opts: import('./embed/vectorSession').BackgroundFill): void {
+    this.vectorSession?.fillInBackground(opts);
+  }
+
   async close(): Promise<void> {
     const vs = this.vectorSession;
     this.vectorSession = undefined;

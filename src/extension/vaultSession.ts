@@ -11,6 +11,9 @@ import { mcpLaunch, registerMcpServer, type McpLaunch, type McpRegistration } fr
 import { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
 
+/** One background embedding step in the editor: a Recall queued behind it waits at most this long. */
+const BACKGROUND_EMBED_STEP_MS = 500;
+
 export interface SessionDeps {
   log: vscode.LogOutputChannel;
   extensionPath: string;
@@ -65,7 +68,7 @@ export class VaultSession implements vscode.Disposable {
   }
 
   /**
-   * The vector channel for hybrid recall, as the MCP server does it: one embedding worker thread (1 ORT thread,
+   * The vector channel for hybrid recall, as the MCP server does it (plus a background fill, see below): one embedding worker thread (1 ORT thread,
    * so the extension host keeps a core) started on the first recall; each call embeds what the scanner changed
    * for up to `budgetMs`. A warning instead of a channel means: answer with BM25 (no usable model).
    */
@@ -73,7 +76,15 @@ export class VaultSession implements vscode.Disposable {
     const project = this.controller.project();
     const model = this.deps.settings().embeddingModelPath || undefined;
     this.vectorSession ??= loadCore().createVectorSession(project.index, { model, threads: 1 });
-    return this.vectorSession.prepare(budgetMs);
+    const r = await this.vectorSession.prepare(budgetMs);
+    // A person is looking (Recall, the console): cover the rest of the vault in the background, in short steps,
+    // then let the views and consoles ask again.
+    this.vectorSession.fillInBackground({
+      stepMs: BACKGROUND_EMBED_STEP_MS,
+      onCovered: () => this.deps.viewsStale('index'),
+      log: (level, message) => this.deps.log[level](message),
+    });
+    return r;
   }
 
   private async dropVectors(): Promise<void> {

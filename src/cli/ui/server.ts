@@ -159,7 +159,6 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await ports.stop();
         await session.close();
       })();
       return closing;
@@ -170,64 +169,24 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
 /** One background embedding step: short, so a search queued behind it waits at most this long. */
 export const BACKGROUND_EMBED_STEP_MS = 800;
 
-interface SessionPorts extends ConsolePorts {
-  /** Stops background embedding and waits for the step in flight. */
-  stop(): Promise<void>;
-}
-
 /**
  * The ports the console core needs, over the one long-lived ProjectSession. Pages send several requests at
- * once; they share one incremental scan rather than racing two over the same index, and embedding runs one
- * batch at a time. Unlike a one-shot MCP call, the console stays up: once a hybrid search finds passages without
- * vectors, it keeps embedding them in the background (in the worker thread, in short steps between searches)
- * and tells the pages when the vault is covered, so the vector column fills in without searching again and again.
+ * once; they share one incremental scan rather than racing two over the same index (the vector session queues
+ * its own catch-ups). Unlike a one-shot MCP call, the console stays up: once a hybrid search leaves passages
+ * without vectors it keeps embedding them in the background and tells the pages when the vault is covered, so the
+ * vector column fills in without searching again and again.
  */
-function sessionPorts(session: ProjectSession, opts: { log: Logger; onVectorsReady(): void }): SessionPorts {
+function sessionPorts(session: ProjectSession, opts: { log: Logger; onVectorsReady(): void }): ConsolePorts {
   let scanning: ReturnType<ProjectSession['fresh']> | undefined;
-  let embedding: Promise<unknown> = Promise.resolve();
-  let background = false;
-  let stopped = false;
-  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = embedding.then(work);
-    embedding = next.catch(() => {});
-    return next;
-  };
-  const step = () => {
-    void enqueue(async () => {
-      if (stopped) return;
-      const r = await session.vectors(BACKGROUND_EMBED_STEP_MS);
-      const left = r.channel?.pending() ?? 0;
-      if (left > 0 && !stopped) setTimeout(step, 10).unref();
-      else {
-        background = false;
-        if (r.channel && !stopped) {
-          opts.log('info', 'every passage has its vector: hybrid search covers the whole vault');
-          opts.onVectorsReady();
-        }
-      }
-    }).catch((err: unknown) => {
-      background = false;
-      opts.log('warn', `background embedding stopped: ${err instanceof Error ? err.message : String(err)}`);
-    });
-  };
   return {
     project() {
       scanning ??= session.fresh().finally(() => (scanning = undefined));
       return scanning;
     },
     async vectors(budgetMs) {
-      const r = await enqueue(() => session.vectors(budgetMs));
-      const left = r.channel?.pending() ?? 0;
-      if (left > 0 && !background && !stopped) {
-        background = true;
-        opts.log('info', `embedding ${left} passage(s) in the background`);
-        setTimeout(step, 10).unref();
-      }
+      const r = await session.vectors(budgetMs);
+      session.fillVectorsInBackground({ stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: opts.onVectorsReady, log: opts.log });
       return r;
-    },
-    async stop() {
-      stopped = true;
-      await embedding;
     },
   };
 }

@@ -52,3 +52,46 @@ test('a long-lived vector session follows the scanner, survives a worker crash a
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('a background fill embeds the rest of the vault in steps between recalls, says when it is covered, and stops on dispose', { timeout: 180_000 }, async () => {
+  const dir = ensureBundledModel();
+  const tmp = mkdtempSync(join(tmpdir(), 'k0-vfill-'));
+  const notes = join(tmp, 'notes');
+  mkdirSync(notes);
+  for (let i = 0; i < 120; i++) writeFileSync(join(notes, `n${i}.md`), `# Note ${i}\n\nTopic ${i % 7}: how service ${i} retries a request and records idempotency keys.\n`);
+  const idx = IndexDb.open(join(tmp, 'index.db'));
+  await new IncrementalScanner(idx, notes).scan();
+  const session = new VectorSession(idx, { model: dir, env: {} });
+  const logs: string[] = [];
+  try {
+    const first = await session.prepare(1); // a tiny budget: most passages are left
+    const left = first.channel!.pending();
+    assert.ok(left > 20, `expected passages left after a 1 ms budget, got ${left}`);
+    const covered = new Promise<void>((resolve) => session.fillInBackground({ stepMs: 200, onCovered: resolve, log: (l, m) => logs.push(`${l}: ${m}`) }));
+    session.fillInBackground({ stepMs: 200, onCovered: () => assert.fail('a second fill must not start while one runs') });
+    // A recall's own prepare meanwhile is queued between steps, never run concurrently with one.
+    const during = await session.prepare(50);
+    assert.ok(during.channel);
+    await covered;
+    assert.equal(first.channel!.pending(), 0);
+    assert.ok(logs.some((l) => /^info: embedding \d+ passage\(s\) in the background$/.test(l)), logs.join('\n'));
+    assert.ok(logs.some((l) => /covers the whole vault/.test(l)));
+    const n = Number(idx.get('SELECT COUNT(*) AS n FROM chunks')!.n);
+    const vectors = Number(idx.get('SELECT COUNT(*) AS n FROM vectors')!.n);
+    assert.ok(vectors >= n, `${vectors} vectors for ${n} chunks`);
+
+    // A new note after the fill: the next prepare sees it; a fill started and the session disposed at once stops.
+    writeFileSync(join(notes, 'late.md'), '# Late\n\nA note written after the vault was covered.\n');
+    await new IncrementalScanner(idx, notes).scan();
+    await session.prepare(0);
+    session.fillInBackground({ stepMs: 200, onCovered: () => {} });
+    await session.dispose();
+    const after = await session.prepare(10);
+    assert.equal(after.channel, undefined);
+    assert.match(after.warning!, /closed/);
+  } finally {
+    await session.dispose();
+    idx.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
