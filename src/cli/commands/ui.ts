@@ -30,10 +30,10 @@ export const uiCommand: Command = {
     const port = parsePort(values.port);
     // Fail before listening when there is no vault (exit 3), not on the page's first request.
     const paths = locateVault({ vault, cwd: io.cwd, env: io.env });
-    const debug = !!values.debug;
-    // stdout carries exactly one line (the URL: scripts and tests parse it); everything else goes to stderr.
+    // stdout carries exactly one line (the URL: scripts and tests parse it); everything else goes to stderr. Info
+    // lines are rare and worth seeing (a background embedding started, finished).
     const log = (level: 'info' | 'warn' | 'error', message: string) => {
-      if (level !== 'info' || debug) writeLine(io.stderr, `k0maru ui: ${level === 'info' ? '' : `${level}: `}${message}`);
+      writeLine(io.stderr, `k0maru ui: ${level === 'info' ? '' : `${level}: `}${message}`);
     };
     const { startConsoleServer } = await import('../ui/server');
     const server = await startConsoleServer({ paths, env: io.env, port, version: VERSION, log });
