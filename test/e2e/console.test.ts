@@ -174,6 +174,9 @@ test('an offload shows its Mermaid diagram as inline SVG, the summary and the ra
   assert.match(await page.textContent('[data-testid=offload-summary]') ?? '', new RegExp(nodeId));
 
   const raw = readFileSync(join(vault.root, `.k0maru/refs/pytest-run_${nodeId}.log`), 'utf8').split('\n');
+  // The log window and the error ranges arrive by their own requests: wait for them, not for the diagram.
+  await page.waitForSelector('[data-testid=log-lines] [data-line]', { timeout: 20_000 });
+  await page.waitForSelector('[data-testid=log-range]', { timeout: 20_000 });
   const lines = await page.$$eval('[data-testid=log-lines] [data-line]', (els) => els.map((e) => [Number(e.getAttribute('data-line')), e.querySelector('code')?.textContent ?? '']));
   assert.ok(lines.length > 0 && lines.length <= 2000);
   for (const [n, text] of lines as [number, string][]) if (raw[n - 1]!.length < 200) assert.equal(text, raw[n - 1], `line ${n}`);

@@ -4,6 +4,7 @@
  * The targets come with the note (OpenNoteResult.links), resolved by the index the way Obsidian resolves them.
  */
 import type MarkdownIt from 'markdown-it';
+import { resolveNoteHref, safeDecode } from '../../src/shared/notePaths';
 
 type Md = InstanceType<typeof MarkdownIt>;
 
@@ -39,25 +40,8 @@ export function wikiLinks(md: Md): void {
   });
 }
 
-/** A Markdown link to another note (`[x](../adr/0002.md)`), resolved against the note's folder; undefined otherwise. */
+/** A Markdown link to another note (`[x](../adr/0002.md)`), resolved as the indexer resolves it; undefined otherwise. */
 export function noteLinkPath(href: string, fromPath: string): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/')) return undefined;
-  const file = decodeURIComponentSafe(href.split('#')[0]!);
-  if (!/\.md$/i.test(file)) return undefined;
-  const parts = fromPath.split('/').slice(0, -1);
-  for (const seg of file.split('/')) {
-    if (seg === '..') {
-      if (!parts.length) return undefined;
-      parts.pop();
-    } else if (seg && seg !== '.') parts.push(seg);
-  }
-  return parts.join('/');
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
+  const file = href.split('#')[0]!;
+  return /\.md$/i.test(safeDecode(file)) ? resolveNoteHref(fromPath, file) : undefined;
 }

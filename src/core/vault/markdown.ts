@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { parseFrontmatter, type FrontmatterResult } from './frontmatter';
+import { resolveNoteHref, safeDecode } from '../../shared/notePaths';
 
 /** A `[[target#heading|alias]]` or `![[embed]]` occurrence in a note body. */
 export interface WikiLink {
@@ -162,34 +163,12 @@ function collectInline(tok: Token | undefined, line: number, links: WikiLink[], 
       }
       if (part.includes('](')) {
         for (const m of part.matchAll(MDLINK)) {
-          const target = resolveRelative(relPath, m[3]);
+          const target = resolveNoteHref(relPath, m[3]);
           if (target) links.push({ target, kind: 'markdown', heading: m[4] ? safeDecode(m[4]) : undefined, alias: m[2] || undefined, embed: m[1] === '!', line: line + k });
         }
       }
       if (part.includes('#')) for (const m of part.matchAll(INLINE_TAG)) tags.add(m[1].toLowerCase());
     });
-}
-
-/** A Markdown link's href made vault-relative (`../b.md` from `a/x.md` → `b.md`); undefined for URLs and escapes. */
-function resolveRelative(fromPath: string, href: string): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined; // http:, mailto:, file:, obsidian: …
-  const parts = href.startsWith('/') ? [] : fromPath.split('/').slice(0, -1);
-  for (const seg of safeDecode(href).split('/')) {
-    if (!seg || seg === '.') continue;
-    if (seg === '..') {
-      if (!parts.length) return undefined; // points outside the vault
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.join('/');
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function normaliseFrontmatterTags(v: unknown): string[] {
