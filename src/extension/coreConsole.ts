@@ -5,4 +5,4 @@ export { dispatchClientMessage } from '../core/console/dispatch';
 export { createConsoleService } from '../core/console/service';
 export { LineCheckpoints } from '../core/console/offloads';
 export { K0Error } from '../core/errors';
-export { safeJoin } from '../core/vault/paths';
+export { resolveIndexedNote } from '../core/console/note';

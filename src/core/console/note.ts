@@ -9,11 +9,11 @@ import { safeJoin } from '../vault/paths';
 export const MAX_NOTE_BYTES = 1024 * 1024;
 
 /**
- * The Markdown of one indexed note for the page to render. Only paths the index knows are served — the console
- * is a window on the vault's notes, not on the file system — and the real path must stay in the notes root
- * (a symlinked note pointing elsewhere is refused).
+ * Where an indexed note really is. Only paths the index knows are opened — the console is a window on the vault's
+ * notes, not on the file system — and the real path must stay in the notes root (a symlinked note pointing
+ * elsewhere is refused). Both hosts go through here: the page's reader below and the editor's openNote.
  */
-export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path: string): OpenNoteResult {
+export function resolveIndexedNote(project: Pick<Project, 'index' | 'paths'>, path: string): { abs: string; real: string; id: number; title: string } {
   const abs = safeJoin(project.paths.notesRoot, path);
   const row = project.index.get('SELECT id, title FROM documents WHERE path = ?', [path]);
   if (!row) throw new K0Error('NOTE_NOT_FOUND', `no indexed note at ${path}`);
@@ -25,16 +25,22 @@ export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path:
   }
   const rootReal = realpathSync(project.paths.notesRoot);
   if (!real.startsWith(rootReal + sep)) throw new K0Error('PATH_OUTSIDE_VAULT', `note ${path} resolves outside the vault`);
-  const fd = openSync(real, 'r');
+  return { abs, real, id: Number(row.id), title: String(row.title) };
+}
+
+/** The Markdown of one indexed note for the page to render, with where its links lead. */
+export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path: string): OpenNoteResult {
+  const note = resolveIndexedNote(project, path);
+  const fd = openSync(note.real, 'r');
   try {
     const size = fstatSync(fd).size;
     const buf = Buffer.alloc(Math.min(size, MAX_NOTE_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
     // Where the note's links lead, so the page can make [[links]] open the notes they resolve to.
     const links = project.index
-      .all('SELECT DISTINCT l.target, d.path FROM links l JOIN documents d ON d.id = l.to_doc WHERE l.from_doc = ? LIMIT 2000', [row.id])
+      .all('SELECT DISTINCT l.target, d.path FROM links l JOIN documents d ON d.id = l.to_doc WHERE l.from_doc = ? LIMIT 2000', [note.id])
       .map((r) => ({ target: String(r.target), path: String(r.path) }));
-    return { shown: 'page', path, title: String(row.title), markdown: buf.subarray(0, n).toString('utf8'), truncated: size > MAX_NOTE_BYTES, links };
+    return { shown: 'page', path, title: note.title, markdown: buf.subarray(0, n).toString('utf8'), truncated: size > MAX_NOTE_BYTES, links };
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { realpathSync } from 'node:fs';
-import { sep } from 'node:path';
 import type { Project } from '../../core/project';
 import type { OpenNoteResult } from '../../shared/protocol';
 import type { ConsoleCore } from '../coreLoader';
@@ -9,8 +7,8 @@ import type { ConsoleLayout } from './webviewHtml';
 /**
  * `openNote` in VS Code: the note opens in a real editor at the hit's line instead of being rendered in the page.
  * The page names a note by its vault-relative path; it may only open notes the index knows whose real path stays
- * inside the notes root (`..`, absolute paths and symlinks leading out are refused), the same rule the browser
- * host applies (src/core/console/note.ts). From the panel the note opens beside the console, so both stay in view.
+ * inside the notes root (`..`, absolute paths and symlinks leading out are refused): resolveIndexedNote, the
+ * rule the browser host applies too (src/core/console/note.ts). From the panel the note opens beside the console, so both stay in view.
  */
 export async function openNoteInEditor(
   core: ConsoleCore,
@@ -18,18 +16,7 @@ export async function openNoteInEditor(
   params: { path: string; line?: number },
   layout: ConsoleLayout,
 ): Promise<OpenNoteResult> {
-  const root = project.paths.notesRoot;
-  const abs = core.safeJoin(root, params.path);
-  if (!project.index.get('SELECT 1 AS found FROM documents WHERE path = ?', [params.path])) {
-    throw new core.K0Error('NOTE_NOT_FOUND', `no indexed note at ${params.path}`);
-  }
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    throw new core.K0Error('NOTE_NOT_FOUND', `note ${params.path} is no longer on disk`);
-  }
-  if (!real.startsWith(realpathSync(root) + sep)) throw new core.K0Error('PATH_OUTSIDE_VAULT', `note ${params.path} resolves outside the vault`);
+  const { abs } = core.resolveIndexedNote(project, params.path);
   const pos = new vscode.Position(Math.max(0, (params.line ?? 1) - 1), 0);
   await vscode.window.showTextDocument(vscode.Uri.file(abs), {
     selection: new vscode.Range(pos, pos),
