@@ -6,7 +6,7 @@ import { stripAnsi } from '../offload/ansi';
 import { readLedgerNodes, type LedgerNode } from '../offload/ledger';
 import { readLogLines, type LineCheckpoint } from '../offload/logLines';
 import { findNodeFile, validateNodeId } from '../offload/store';
-import { readOffloadSummary } from '../offload/summaryFile';
+import { readOffloadSummary, readStoredSummary } from '../offload/summaryFile';
 import type { VaultPaths } from '../vault/paths';
 
 type RefsPaths = Pick<VaultPaths, 'refsDir' | 'projectRoot'>;
@@ -54,32 +54,49 @@ export async function getOffload(paths: RefsPaths, nodeId: string): Promise<Offl
 export class LineCheckpoints {
   static readonly EVERY = 10_000;
   private static readonly MAX_FILES = 16;
-  private readonly files = new Map<string, { stamp: string; points: LineCheckpoint[] }>();
+  private readonly files = new Map<string, { stamp: string; points: LineCheckpoint[]; total?: number }>();
 
   nearest(file: string, stamp: string, line: number): LineCheckpoint {
-    const known = this.files.get(file);
-    if (!known || known.stamp !== stamp) return { byte: 0, line: 1 };
     let best: LineCheckpoint = { byte: 0, line: 1 };
-    for (const p of known.points) if (p.line <= line && p.line > best.line) best = p;
+    for (const p of this.known(file, stamp)?.points ?? []) if (p.line <= line && p.line > best.line) best = p;
     return best;
   }
 
   learn(file: string, stamp: string, point: LineCheckpoint): void {
-    let known = this.files.get(file);
-    if (!known || known.stamp !== stamp) {
+    const known = this.entry(file, stamp);
+    if (!known.points.some((p) => p.line === point.line)) known.points.push(point);
+  }
+
+  /** The log's line count, once a read reached its end. */
+  total(file: string, stamp: string): number | undefined {
+    return this.known(file, stamp)?.total;
+  }
+
+  learnTotal(file: string, stamp: string, total: number): void {
+    this.entry(file, stamp).total = total;
+  }
+
+  private known(file: string, stamp: string) {
+    const known = this.files.get(file);
+    return known && known.stamp === stamp ? known : undefined;
+  }
+
+  private entry(file: string, stamp: string) {
+    let known = this.known(file, stamp);
+    if (!known) {
       known = { stamp, points: [] };
       this.files.delete(file);
       this.files.set(file, known);
       if (this.files.size > LineCheckpoints.MAX_FILES) this.files.delete(this.files.keys().next().value!);
     }
-    if (!known.points.some((p) => p.line === point.line)) known.points.push(point);
+    return known;
   }
 }
 
 /**
  * Raw lines `from`..`to` (1-based, inclusive, numbered as the offload numbered them), ANSI escapes removed.
- * Streams from the nearest known checkpoint and stops at `to`; the total comes from the stored summary when the
- * read stopped early.
+ * Streams from the nearest known checkpoint and stops at `to` when the log's length is known (its stored summary,
+ * or an earlier read to the end); otherwise reads on to the end once to count it, and remembers the count.
  */
 export async function readLog(paths: RefsPaths, nodeId: string, from: number, to: number, checkpoints = new LineCheckpoints()): Promise<LogLines> {
   if (to < from) throw new K0Error('INVALID_ARGUMENT', `line ${to} is before line ${from}`);
@@ -87,6 +104,7 @@ export async function readLog(paths: RefsPaths, nodeId: string, from: number, to
   const file = rawFile(paths, nodeId);
   const st = statSync(file);
   const stamp = `${st.size}:${st.mtimeMs}`;
+  const knownTotal = readStoredSummary(file, nodeId)?.lines ?? checkpoints.total(file, stamp);
   const lines: string[] = [];
   let last = 0;
   let reachedEnd = true;
@@ -94,14 +112,15 @@ export async function readLog(paths: RefsPaths, nodeId: string, from: number, to
     for (const line of batch) {
       last = line.n;
       if (line.n % LineCheckpoints.EVERY === 1 && line.n > 1) checkpoints.learn(file, stamp, { byte: line.byte, line: line.n });
-      if (line.n >= from) lines.push(cut(stripAnsi(line.text)));
-      if (line.n >= to) {
+      if (line.n >= from && line.n <= to) lines.push(cut(stripAnsi(line.text)));
+      if (line.n >= to && knownTotal !== undefined) {
         reachedEnd = false;
         break reading;
       }
     }
   }
-  const totalLines = reachedEnd ? last : Math.max(last, (await readOffloadSummary(file, nodeId, 0)).lines);
+  if (reachedEnd) checkpoints.learnTotal(file, stamp, last);
+  const totalLines = reachedEnd ? last : Math.max(last, knownTotal!);
   return { nodeId, from, to: lines.length ? from + lines.length - 1 : from - 1, totalLines, lines };
 }
 

@@ -49,15 +49,20 @@ function isSummary(v: unknown, nodeId: string): v is OffloadSummary {
   return !!s && s.node_id === nodeId && typeof s.summary === 'string' && typeof s.mermaid === 'string' && Number.isFinite(s.lines) && Array.isArray(s.errors);
 }
 
+/** The stored summary; undefined when the file is missing, torn or not this node's. */
+export function readStoredSummary(rawPath: string, nodeId: string): OffloadSummary | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(dirname(rawPath), summaryFileName(basename(rawPath))), 'utf8'));
+    return isSummary(parsed, nodeId) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The stored summary, or one rebuilt from the raw log when the file is missing or not valid. */
 export async function readOffloadSummary(rawPath: string, nodeId: string, reduction: number): Promise<OffloadSummary> {
-  const file = join(dirname(rawPath), summaryFileName(basename(rawPath)));
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (isSummary(parsed, nodeId)) return parsed;
-  } catch {
-    // missing or torn: fall through to the raw log
-  }
+  const stored = readStoredSummary(rawPath, nodeId);
+  if (stored) return stored;
   const analyzer = new LogAnalyzer();
   for await (const batch of readLogLines(rawPath)) for (const line of batch) analyzer.push(visibleLine(line.text));
   const analysis = analyzer.finish();
