@@ -15,7 +15,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { DIST_CLI, REPO } from '../helpers/build';
 import { tempVault, type TempVault } from '../helpers/tempVault';
 import { CHROMIUM_PATH } from '../integration/harness/browser';
-import { startUi, indexTotals, type UiServer } from './consoleHarness';
+import { indexTotals, startUiOn } from './consoleHarness';
+import type { RunningUi } from '../helpers/ui';
 
 const SHOTS = join(REPO, 'test-results');
 const QUERY = 'SQLITE_BUSY WAL';
@@ -23,7 +24,7 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 let vault: TempVault;
-let server: UiServer;
+let server: RunningUi;
 let browser: Browser;
 let page: Page;
 let nodeId: string;
@@ -58,7 +59,7 @@ before(async () => {
   offload('rust-e0382-use-after-move.log', 'cargo-build');
   // A context GC run over a real-shaped 200-turn session: the scoreboard's second source.
   cli(['gc', '--json', join(REPO, 'test/fixtures/trajectories/session-200.json')]);
-  server = await startUi(vault.root);
+  server = await startUiOn(vault.root);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (r) => requests.push(r.url()));

@@ -1,7 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { DIST_CLI, ensureBuilt, REPO } from '../../helpers/build';
+
+export { startUi, URL_LINE, type RunningUi } from '../../helpers/ui';
 
 /** Builds dist/ when missing, and again when the built CLI predates `k0maru ui` (a stale dist/ from before). */
 export function ensureUiBuilt(): void {
@@ -9,53 +11,6 @@ export function ensureUiBuilt(): void {
   if (readFileSync(DIST_CLI, 'utf8').includes('Open the console in a browser')) return;
   const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('node esbuild.mjs failed');
-}
-
-export interface RunningUi {
-  child: ChildProcess;
-  url: string;
-  port: number;
-  token: string;
-  /** Everything printed so far. */
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code (and when it came, ms since the call). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  /** Milliseconds from spawn to the printed URL. */
-  startupMs: number;
-}
-
-export const URL_LINE = /^K0maru console: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/m;
-
-/** Spawns the built CLI `k0maru ui` and waits for the one stdout line with its URL. */
-export function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [DIST_CLI, 'ui', ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (err += String(d)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`k0maru ui printed no URL within 20 s\nstdout: ${out}\nstderr: ${err}`));
-    }, 20_000);
-    const onData = () => {
-      const m = URL_LINE.exec(out);
-      if (!m) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve({ child, url: m[1]!, port: Number(m[2]), token: m[3]!, stdout: () => out, stderr: () => err, exited, startupMs: performance.now() - t0 });
-    };
-    child.stdout!.on('data', onData);
-    void exited.then(({ code }) => {
-      clearTimeout(timer);
-      reject(new Error(`k0maru ui exited with ${code} before printing its URL\nstdout: ${out}\nstderr: ${err}`));
-    });
-  });
 }
 
 export interface Reply {
