@@ -8,7 +8,7 @@ import { findNodeFile, validateNodeId } from './store';
 
 /** Without a range the seed's contract returns the whole raw log; this cap keeps a 100 MB log out of a context. */
 export const DEFAULT_INSPECT_MAX_LINES = 5000;
-/** A single line is returned up to this many characters (1 MB lines exist: minified bundles, binary junk). */
+/** A single line is returned up to this many characters (1 MB lines exist: minified bundles, binary junk); grep still tests all of it. */
 export const MAX_INSPECT_LINE_CHARS = 10_000;
 
 export interface InspectInput {
@@ -68,7 +68,8 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
     for (const { n: lineNo, text: raw } of batch) {
       n = lineNo;
       if (n < start || n > end) continue;
-      if (re && !re.test(visibleLine(raw.length > MAX_INSPECT_LINE_CHARS ? raw.slice(0, MAX_INSPECT_LINE_CHARS) : raw))) continue;
+      // The whole line is tested (RE2 is linear in its length); only what is returned is capped.
+      if (re && !re.test(visibleLine(raw))) continue;
       if (out.length >= max) {
         truncated = true;
         continue; // keep counting total_lines
