@@ -3,9 +3,22 @@ import { EXIT } from './command';
 import { runCli } from './main';
 
 // The `k0maru` executable (bundled as dist/cli.mjs).
+
+// The reader of our output can go away early (`k0maru scan --json | head -1`): every later write then fails with
+// EPIPE, emitted as an 'error' event that would otherwise kill the process with a stack trace. Nothing more can
+// be said to that reader, and the command's own work (a scan, a flush) is still worth finishing, so the broken
+// stream is dropped quietly and the exit code stays the command's. Any other output failure is an I/O error.
+let outputFailed = false;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    outputFailed = true;
+  });
+}
+
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
   (code) => {
-    process.exitCode = code;
+    process.exitCode = outputFailed && code === EXIT.OK ? EXIT.IO : code;
   },
   (err) => {
     process.stderr.write(`k0maru: internal error: ${(err as Error).message}\n`);
