@@ -3,6 +3,7 @@ import { K0Error } from './errors';
 import { IndexDb, type Logger } from './index/db';
 import { IncrementalScanner, type ScanOptions, type ScanReport } from './scan/scanner';
 import { locateVault, readConfig, type K0Config, type LocateOptions, type VaultPaths } from './vault/paths';
+import { noteSources } from './vault/noteSources';
 
 /**
  * One opened project: its paths, its index and its scanner. Every adapter (CLI, MCP server, extension) opens one
@@ -31,7 +32,8 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
   const log: Logger = opts.log ?? (() => {});
   const config = readConfig(paths.k0Dir);
   const index = IndexDb.open(paths.indexPath, log);
-  const scanner = new IncrementalScanner(index, paths.notesRoot);
+  // The vault and the repository's ADR folders: the same sources the guard reads rules from.
+  const scanner = new IncrementalScanner(index, () => noteSources(paths, config));
   let closed = false;
   return {
     paths,

@@ -6,6 +6,7 @@ import { parseUnifiedDiff } from './diffParser';
 import { branchChanges, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
+import { noteSources } from '../vault/noteSources';
 import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
 import { projectMatches } from './project';
 
@@ -100,10 +101,10 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   };
 }
 
-/** The vault and `.k0maru/` are never audited: ADRs quote the very code they forbid. */
+/** The vault, the project's ADR folders and `.k0maru/` are never audited: ADRs quote the very code they forbid. */
 function vaultPrefixes(root: string, paths: VaultPaths): string[] {
   const out: string[] = [];
-  for (const dir of [paths.k0Dir, paths.notesRoot]) {
+  for (const dir of [paths.k0Dir, ...noteSources(paths).map((s) => s.root)]) {
     const rel = relative(root, dir).split('\\').join('/');
     if (rel && !rel.startsWith('..')) out.push(rel + '/');
   }
@@ -112,10 +113,10 @@ function vaultPrefixes(root: string, paths: VaultPaths): string[] {
 
 async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefined): Promise<AdrRules[]> {
   if (!existsSync(paths.notesRoot)) return [];
-  if (cache !== undefined) return (await loadVaultRules(paths.notesRoot, cache)).adrs;
+  if (cache !== undefined) return (await loadVaultRules(paths, cache)).adrs;
   const db = await openCache(paths);
   try {
-    return (await loadVaultRules(paths.notesRoot, db)).adrs;
+    return (await loadVaultRules(paths, db)).adrs;
   } finally {
     db?.close();
   }

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import type { VaultPaths } from '../vault/paths';
+import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
@@ -17,7 +18,6 @@ import type { AdrRules } from './types';
 
 /** Bump when the rule grammar or compiled shape changes: cached rows from an older parser are then ignored. */
 const PARSER_VERSION = 'g1';
-const SKIP_DIRS = new Set(['.git', '.obsidian', '.trash', 'node_modules', '.k0maru-trash']);
 
 /** The subset of the index's database handle the cache needs (IndexDb satisfies it). */
 export interface RuleCacheDb {
@@ -44,44 +44,43 @@ export interface LoadedRules {
   cached: number;
 }
 
-interface NoteFile {
-  rel: string;
-  abs: string;
-}
-
-/** Lists notes without stat calls: a one-shot process with no cache row to compare against never needs them. */
-function walk(root: string): NoteFile[] {
-  const out: NoteFile[] = [];
-  const visit = (dir: string, rel: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) visit(join(dir, e.name), rel ? `${rel}/${e.name}` : e.name);
-      } else if (e.isFile() && e.name.toLowerCase().endsWith('.md')) {
-        out.push({ rel: rel ? `${rel}/${e.name}` : e.name, abs: join(dir, e.name) });
-      }
-    }
-  };
-  visit(root, '');
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-}
-
 type Row = { hash: string; mtime: number; size: number; payload: string | null };
+/**
+ * Per note set (keyed by its folders), the in-memory memo of a process without a database. Bounded: a long-lived
+ * host that opens many vaults keeps only the most recently used few (issue 13 item 15).
+ */
+export const MEMO_MAX_VAULTS = 8;
 const memo = new Map<string, Map<string, Row>>();
 
-export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null): Promise<LoadedRules> {
-  const files = walk(notesRoot);
+function memoFor(key: string): Map<string, Row> {
+  const rows = memo.get(key) ?? new Map<string, Row>();
+  memo.delete(key); // re-inserted last: Map order is the LRU order
+  memo.set(key, rows);
+  while (memo.size > MEMO_MAX_VAULTS) memo.delete(memo.keys().next().value as string);
+  return rows;
+}
+
+/** For tests: how many note sets the memo holds. */
+export function memoSize(): number {
+  return memo.size;
+}
+
+/** The notes to read rules from: a project's sources (vault + ADR folders) or, given a folder, that folder alone. */
+export type RuleSources = string | VaultPaths | NoteSource[];
+
+function sourcesOf(notes: RuleSources): NoteSource[] {
+  if (typeof notes === 'string') return [{ root: notes, prefix: '', boundary: notes, exclude: [] }];
+  if (Array.isArray(notes)) return notes;
+  return noteSources(notes);
+}
+
+export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null): Promise<LoadedRules> {
+  const sources = sourcesOf(notes);
+  // The notes the index holds, by the same rule (src/core/vault/noteFiles.ts): no stat per regular file here.
+  const files = listSourceNotes(sources).files.map((f) => ({ ...f, rel: f.path }));
   const result: LoadedRules = { adrs: [], parsed: 0, cached: 0 };
   let rows = new Map<string, Row>();
-  if (!db) {
-    rows = memo.get(notesRoot) ?? new Map();
-    memo.set(notesRoot, rows);
-  }
+  if (!db) rows = memoFor(sources.map((s) => `${s.prefix}\0${s.root}`).join('\0'));
   if (db) {
     db.exec(CREATE);
     for (const r of db.all('SELECT path, hash, mtime_ms, size, payload FROM guard_rules')) {
@@ -92,7 +91,14 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
   for (const f of files) {
     const row = rows.get(f.rel);
     // Stat only when there is a row to compare with (or a row to write); the first one-shot load just reads.
-    const st = row || db ? statSync(f.abs) : undefined;
+    let st = f.stat;
+    if (!st && (row || db)) {
+      try {
+        st = statSync(f.abs);
+      } catch {
+        continue; // gone since the walk
+      }
+    }
     const mtimeMs = st?.mtimeMs ?? NaN;
     const size = st?.size ?? NaN;
     if (row && row.mtime === mtimeMs && row.size === size && row.hash.startsWith(PARSER_VERSION + ':')) {
@@ -100,7 +106,13 @@ export async function loadVaultRules(notesRoot: string, db?: RuleCacheDb | null)
       if (row.payload) result.adrs.push(JSON.parse(row.payload) as AdrRules);
       continue;
     }
-    const raw = readFileSync(f.abs, 'utf8');
+    let raw: string;
+    try {
+      // Never blocks on a FIFO swapped in after the walk (fstat decides before any read).
+      raw = readRegularFile(f.abs).toString('utf8');
+    } catch {
+      continue; // unreadable now: the scanner reports it; the guard must not crash a commit over it
+    }
     let hash = '';
     if (db) {
       // Loaded only with a cache: hash-wasm's module carries every algorithm's WASM.

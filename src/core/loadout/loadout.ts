@@ -1,10 +1,11 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import picomatch from 'picomatch';
 import type { Project } from '../project';
 import { K0Error } from '../errors';
 import { parseNote } from '../vault/markdown';
 import { loadVaultRules } from '../guard/ruleStore';
+import { noteFileFor, readRegularFile } from '../vault/noteSources';
 import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
 import type { AdrRules } from '../guard/types';
 import { projectMatches } from '../guard/project';
@@ -45,7 +46,7 @@ export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index'
 
   let changed: string[] = [];
   if (opts.diff || opts.branch) changed = await changedPaths(paths.projectRoot, opts.branch);
-  const adrs = (await loadVaultRules(paths.notesRoot, index)).adrs.filter((a) => a.active && projectMatches(a, opts.projectName));
+  const adrs = (await loadVaultRules(paths, index)).adrs.filter((a) => a.active && projectMatches(a, opts.projectName));
   const tagsByPath = new Map(index.all('SELECT path, tags FROM documents').map((r) => [String(r.path), JSON.parse(String(r.tags)) as string[]]));
   const activated = new Set(adrs.filter((a) => changed.length && isRelevant(a, changed, tagsByPath.get(a.adrPath) ?? [])).map((a) => a.adrPath));
 
@@ -132,13 +133,13 @@ function findVision(project: Pick<Project, 'paths' | 'index'>): Vision | undefin
   const row =
     index.get("SELECT path FROM documents WHERE lower(path) LIKE '%vision%.md' ORDER BY length(path) LIMIT 1") ??
     index.get("SELECT path FROM documents WHERE category IN ('meta', 'vision') AND lower(title) LIKE '%vision%' LIMIT 1");
-  const candidates = row ? [join(paths.notesRoot, String(row.path))] : [];
+  const candidates = row ? [noteFileFor(paths, String(row.path)).abs] : [];
   candidates.push(join(paths.projectRoot, 'README.md'));
   for (const abs of candidates) {
     if (!existsSync(abs)) continue;
     let note;
     try {
-      note = parseNote(readFileSync(abs, 'utf8'), basename(abs));
+      note = parseNote(readRegularFile(abs, 1024 * 1024).toString('utf8'), basename(abs)); // a FIFO README never blocks
     } catch {
       continue;
     }

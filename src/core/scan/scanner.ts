@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { IndexDb } from '../index/db';
 import { DocumentWriter } from '../index/store';
 import { resolveLinks } from '../index/links';
 import { parseNote, type ParsedNote } from '../vault/markdown';
-import { walkMarkdown, type SkippedFile } from './walk';
+import type { SkippedFile } from '../vault/noteFiles';
+import { listSourceNotes, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { loadHasher } from './hash';
 
 export interface ScanWarning {
@@ -70,10 +70,20 @@ export class IncrementalScanner {
   /** The index file's mtime+size when `knownGeneration` was read: while it holds, no process wrote anything. */
   private knownStamp = '';
 
+  /**
+   * `notes`: the notes folder alone (symlinks followed only inside it), or the project's note sources — a function
+   * so folders created later (`docs/adr/`) are picked up by the next scan (see src/core/vault/noteSources.ts).
+   */
   constructor(
     private readonly idx: IndexDb,
-    private readonly notesRoot: string,
+    private readonly notes: string | (() => NoteSource[]),
   ) {}
+
+  private sources(exclude: string[] | undefined): NoteSource[] {
+    const list = typeof this.notes === 'string' ? [{ root: this.notes, prefix: '', boundary: this.notes, exclude: [] }] : this.notes();
+    if (!exclude?.length) return list;
+    return list.map((s) => (s.prefix ? s : { ...s, exclude: [...new Set([...s.exclude, ...exclude])] }));
+  }
 
   async scan(opts: ScanOptions = {}): Promise<ScanReport> {
     const t0 = performance.now();
@@ -82,7 +92,7 @@ export class IncrementalScanner {
     const hash = (data: Uint8Array | string) => hasher!(data);
     const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const known = this.warm();
-    const { files, skipped } = walkMarkdown(this.notesRoot, { exclude: opts.exclude });
+    const { files, skipped } = listSourceNotes(this.sources(opts.exclude), { stat: true });
     const report: ScanReport = { added: 0, modified: 0, touched: 0, unchanged: 0, deleted: 0, skipped, warnings: [], total: 0, durationMs: 0, changedPaths: [], deletedPaths: [] };
 
     type Pending = { kind: 'upsert'; rel: string; mtimeMs: number; size: number; hash: string; note: ParsedNote; warnings: string[] } | { kind: 'touch'; rel: string; mtimeMs: number; size: number };
@@ -124,35 +134,37 @@ export class IncrementalScanner {
     for (const f of files) {
       done++;
       if (opts.onProgress && done % progressEvery === 0) opts.onProgress({ done, total: files.length });
-      const prev = known.get(f.rel);
-      const { mtimeMs, size } = f.stat;
+      const rel = f.path;
+      const prev = known.get(rel);
+      const { mtimeMs, size } = f.stat!;
       if (prev && prev.mtimeMs === mtimeMs && prev.size === size) {
-        seen.add(f.rel);
+        seen.add(rel);
         report.unchanged++;
         continue;
       }
       if (size > maxBytes) {
-        skipped.push({ path: f.rel, reason: `too large (${size} bytes > ${maxBytes})` });
+        skipped.push({ path: rel, reason: `too large (${size} bytes > ${maxBytes})` });
         continue; // not "seen": an indexed note that grew past the limit leaves the index
       }
       let bytes: Buffer;
       try {
-        bytes = readFileSync(f.abs);
+        // Never blocks: a FIFO swapped in after the walk is refused by fstat, not read.
+        bytes = readRegularFile(f.abs, maxBytes + 1);
       } catch (err) {
-        skipped.push({ path: f.rel, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
-        if (prev) seen.add(f.rel); // keep what we had: the file is still there, we just cannot read it now
+        skipped.push({ path: rel, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+        if (prev) seen.add(rel); // keep what we had: the file is still there, we just cannot read it now
         continue;
       }
       if (bytes.subarray(0, 8192).includes(0)) {
-        skipped.push({ path: f.rel, reason: 'binary content (NUL bytes)' });
+        skipped.push({ path: rel, reason: 'binary content (NUL bytes)' });
         continue;
       }
-      seen.add(f.rel);
+      seen.add(rel);
       hasher ??= await loadHasher();
       const digest = hash(bytes);
       if (prev && prev.hash === digest) {
         report.touched++;
-        pending.push({ kind: 'touch', rel: f.rel, mtimeMs, size });
+        pending.push({ kind: 'touch', rel: rel, mtimeMs, size });
       } else {
         const warnings: string[] = [];
         let text: string;
@@ -161,18 +173,18 @@ export class IncrementalScanner {
         } catch {
           text = utf8Lenient.decode(bytes);
           warnings.push('1: invalid UTF-8 (undecodable bytes replaced with U+FFFD)');
-          report.warnings.push({ path: f.rel, line: 1, message: 'invalid UTF-8 (undecodable bytes replaced with U+FFFD)' });
+          report.warnings.push({ path: rel, line: 1, message: 'invalid UTF-8 (undecodable bytes replaced with U+FFFD)' });
         }
-        const note = parseNote(text, f.rel);
+        const note = parseNote(text, rel);
         if (note.frontmatterError) {
           const { line, message } = note.frontmatterError;
           warnings.push(`${line}: invalid frontmatter, indexed as body text (${message})`);
-          report.warnings.push({ path: f.rel, line, message: `invalid frontmatter, indexed as body text (${message})` });
+          report.warnings.push({ path: rel, line, message: `invalid frontmatter, indexed as body text (${message})` });
         }
         if (prev) report.modified++;
         else report.added++;
-        report.changedPaths.push(f.rel);
-        pending.push({ kind: 'upsert', rel: f.rel, mtimeMs, size, hash: digest, note, warnings });
+        report.changedPaths.push(rel);
+        pending.push({ kind: 'upsert', rel: rel, mtimeMs, size, hash: digest, note, warnings });
       }
       if (pending.length >= batchSize) commit();
       await maybeYield();

@@ -20,6 +20,11 @@ export interface K0Config {
   vault?: string;
   /** Extra ignore globs relative to the notes root. */
   exclude?: string[];
+  /**
+   * Project-relative folders of ADRs read in place alongside the vault (indexed and enforced). Absent: the usual
+   * ADR folders that exist (`docs/adr`, `doc/adr`, `docs/decisions`, …; see noteSources.ts); `[]`: none.
+   */
+  sources?: string[];
   /** Core stack override for the loadout. */
   stack?: string[];
 }
