@@ -188,7 +188,7 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
         out.push({
           ruleId: rule.id,
           kind: rule.kind,
-          severity: rule.kind === 'warn' ? 'warning' : 'error',
+          severity: rule.severity ?? (rule.kind === 'warn' ? 'warning' : 'error'),
           path: file.path,
           line: c.line,
           column: c.column + 1,
@@ -198,6 +198,8 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
           adrId: rule.adrId,
           adrPath: rule.adrPath,
           context: where,
+          inferred: rule.origin === 'inferred',
+          ...(rule.origin === 'inferred' ? { sentence: rule.sentence, adrLine: rule.line } : {}),
         });
       }
     } finally {

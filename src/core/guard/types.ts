@@ -44,13 +44,27 @@ export interface GuardRule {
   adrTitle: string;
   /** 1-based line of the rule in the ADR file. */
   line: number;
+  /** Absent = explicit (written in the rule language); `inferred` = read from a prose decision (inferred.ts). */
+  origin?: 'explicit' | 'inferred';
+  /** Inferred rules: the decision sentence the rule was read from (as written, code spans included). */
+  sentence?: string;
+  /** Inferred rules: the ADR's own `guard-inferred:` frontmatter setting, which wins over the vault's. */
+  adrSetting?: InferredSetting;
+  /** Set at check time for inferred rules (from the ADR / vault setting); otherwise derived from `kind`. */
+  severity?: 'error' | 'warning';
 }
 
+/** How inferred rules apply: `warn` (advisory, the default), `block` (like deny) or `off` (not checked). */
+export type InferredSetting = 'warn' | 'block' | 'off';
+
 export interface GuardDiagnostic {
-  code: 'rule.unknown-kind' | 'rule.empty-pattern' | 'rule.bad-regex' | 'rule.bad-modifier' | 'rule.missing-when' | 'rule.unterminated';
+  code: 'rule.unknown-kind' | 'rule.empty-pattern' | 'rule.bad-regex' | 'rule.bad-modifier' | 'rule.missing-when' | 'rule.unterminated'
+    | 'rule.ambiguous' | 'rule.bad-setting';
   message: string;
   adrPath: string;
   line: number;
+  /** From prose inference (advice about a sentence, not a broken rule): the editor shows it as information. */
+  inferred?: boolean;
 }
 
 export interface AdrRules {
@@ -98,6 +112,10 @@ export interface Violation {
   adrPath: string;
   /** Where the match sits: code, string or comment (tree-sitter or the lexical heuristic). */
   context: 'code' | 'string' | 'comment';
+  /** True when the rule was inferred from a prose decision (then `sentence` and `adrLine` say where). */
+  inferred: boolean;
+  sentence?: string;
+  adrLine?: number;
 }
 
 export interface GuardResult {
