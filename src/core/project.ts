@@ -3,6 +3,7 @@ import { K0Error } from './errors';
 import { IndexDb, type Logger } from './index/db';
 import { IncrementalScanner, type ScanOptions, type ScanReport } from './scan/scanner';
 import { locateVault, readConfig, type K0Config, type LocateOptions, type VaultPaths } from './vault/paths';
+import { recoverIfPending } from './flush/pending';
 import { noteSources } from './vault/noteSources';
 
 /**
@@ -40,7 +41,11 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
     config,
     index,
     log,
-    scan: (scanOpts: ScanOptions = {}) => scanner.scan({ exclude: config.exclude, ...scanOpts }),
+    // A flush killed midway is finished (or undone) before the scan reads its notes: src/core/flush/recover.ts.
+    scan: async (scanOpts: ScanOptions = {}) => {
+      await recoverIfPending(paths, log);
+      return scanner.scan({ exclude: config.exclude, ...scanOpts });
+    },
     close: () => {
       if (!closed) index.close();
       closed = true;

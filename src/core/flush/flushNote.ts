@@ -12,6 +12,9 @@ import { normalizeInput, renderNote, wikiLink, type FlushInput, type NormalizedI
 import { resolveNoteRef, stemOf, VaultListing } from './resolveNote';
 import { commitFiles, type Fault } from './commit';
 import { setFrontmatterFields } from './frontmatterEdit';
+import { describeRecovery, recoverLocked } from './recover';
+import { faultPoint } from '../fsutil/fault';
+import { sweepStaleTemps } from '../fsutil/atomicWrite';
 
 export type FlushOutcome = 'created' | 'up_to_date' | 'versioned';
 
@@ -38,6 +41,8 @@ export interface FlushOptions {
   lockTimeoutMs?: number;
   /** Test hook: throw at a commit step to prove the rollback. */
   fault?: Fault;
+  /** Where K0MARU_FAULT (crash injection, see src/core/fsutil/fault.ts) is read; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const MAX_VERSIONS = 999;
@@ -56,8 +61,12 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
 
   const lock = acquireFlushLock(paths.k0Dir, opts.lockTimeoutMs);
   try {
+    faultPoint('flush', 'lock', opts.env);
+    // A flush killed earlier is finished (or undone) before this one reads the vault.
+    const recovered = describeRecovery(recoverLocked(paths, opts.env));
+    if (recovered) warnings.push(recovered);
     const needListing = n.supersedes.length > 0 || n.related.length > 0;
-    const listing = needListing ? new VaultListing(paths.notesRoot) : undefined;
+    const listing = needListing ? VaultListing.of(paths) : undefined;
 
     const decisionFolder = rules.categoryFolders.decision;
     const olds = [...new Set(n.supersedes.map((ref) => resolveNoteRef(listing!, ref, { preferFolders: [decisionFolder] })))];
@@ -75,8 +84,9 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
       // Decoding invalid UTF-8 would silently replace bytes we promise to leave untouched.
       if (!Buffer.from(before, 'utf8').equals(raw)) throw new K0Error('INVALID_ARGUMENT', `${old} is not valid UTF-8; not editing it`);
       const newLink = wikiLink(linkTargetWith(listing!, rel));
-      const after = setFrontmatterFields(before, { status: 'superseded', superseded_by: newLink }, old);
-      return { rel: old, abs, before, after };
+      const fields = { status: 'superseded', superseded_by: newLink };
+      const after = setFrontmatterFields(before, fields, old);
+      return { rel: old, abs, before, after, fields };
     });
     const changed = edits.filter((e) => e.after !== e.before);
 
@@ -88,9 +98,12 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
     let created: boolean;
     try {
       created = commitFiles({
-        create: outcome === 'up_to_date' ? undefined : { abs: newAbs, text },
-        replace: changed.map((e) => ({ abs: e.abs, before: e.before, after: e.after })),
+        k0Dir: paths.k0Dir,
+        notesRoot: paths.notesRoot,
+        create: outcome === 'up_to_date' ? undefined : { rel, text },
+        replace: changed.map((e) => ({ rel: e.rel, before: e.before, after: e.after, fields: e.fields })),
         fault: opts.fault,
+        env: opts.env,
       });
     } catch (err) {
       if (isK0Error(err)) throw err;
@@ -100,8 +113,11 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
       // Someone outside k0maru (an editor, a git checkout) created the file between our check and our write.
       throw new K0Error('WRITE_CONFLICT', `${rel} appeared while flushing; nothing was written, try again`);
     }
+    // Temps a killed writer of an older version (or another of our writers) left in the folders we write to.
+    for (const d of new Set([dirname(newAbs), ...changed.map((e) => dirname(e.abs))])) sweepStaleTemps(d);
     return result(paths, rel, outcome, n, rule, olds, warnings);
   } finally {
+    faultPoint('flush', 'unlock', opts.env);
     lock.release();
   }
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { K0Error } from '../errors';
+import { pidAlive } from '../fsutil/atomicWrite';
 
 /**
  * A cross-process lock for the few milliseconds a flush needs: picking a free file name or the next ADR
@@ -9,6 +10,11 @@ import { K0Error } from '../errors';
  * file system we run on; the owner file lets a later process break the lock of one that was killed.
  */
 const STALE_MS = 30_000;
+/**
+ * A live process writes its owner file microseconds after its mkdir. A lock directory without one (or with a torn
+ * one) for longer than this belongs to a process killed in between: taken over rather than waited out for 30 s.
+ */
+export const OWNERLESS_GRACE_MS = 1_000;
 
 export interface LockHandle {
   release(): void;
@@ -39,7 +45,7 @@ export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     if (isStale(dir)) {
-      rmSync(dir, { recursive: true, force: true });
+      breakLock(dir);
       continue;
     }
     if (Date.now() > deadline) {
@@ -50,27 +56,57 @@ export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
   }
 }
 
-function isStale(dir: string): boolean {
+/**
+ * Two processes may judge the same dead lock stale at once; removing it in place would let the slower one delete
+ * the lock the faster one has just taken. Renaming it to a unique name first means only one of them moves it, and
+ * the mover checks it moved the lock it judged (same inode) — otherwise it puts the live one back.
+ */
+function breakLock(dir: string): void {
+  let ino: number;
   try {
-    const owner = JSON.parse(readFileSync(join(dir, 'owner'), 'utf8')) as { pid?: number; host?: string; at?: number };
-    if (owner.host === hostname() && typeof owner.pid === 'number' && !pidAlive(owner.pid)) return true;
-    return typeof owner.at === 'number' && Date.now() - owner.at > STALE_MS;
+    ino = statSync(dir).ino;
   } catch {
-    // No (or a half-written) owner file: judge by the directory's age, leaving a just-created lock alone.
+    return;
+  }
+  const grave = `${dir}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(dir, grave);
+  } catch {
+    return; // someone else moved or released it: the next mkdir decides
+  }
+  let movedIno = -1;
+  try {
+    movedIno = statSync(grave).ino;
+  } catch {
+    // vanished
+  }
+  if (movedIno !== ino || !isStale(grave)) {
     try {
-      return Date.now() - statSync(dir).mtimeMs > STALE_MS;
+      renameSync(grave, dir); // a live lock: hand it back
+      return;
     } catch {
-      return false; // it vanished: the next mkdir decides
+      // the name was taken again meanwhile; the moved lock's owner will find its directory gone and still release
     }
   }
+  rmSync(grave, { recursive: true, force: true });
 }
 
-function pidAlive(pid: number): boolean {
+function isStale(dir: string): boolean {
+  let owner: { pid?: number; host?: string; at?: number } | undefined;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    owner = JSON.parse(readFileSync(join(dir, 'owner'), 'utf8')) as typeof owner;
+  } catch {
+    owner = undefined;
+  }
+  if (owner && typeof owner === 'object' && typeof owner.at === 'number') {
+    if (owner.host === hostname() && typeof owner.pid === 'number' && !pidAlive(owner.pid)) return true;
+    return Date.now() - owner.at > STALE_MS;
+  }
+  // No (or a half-written) owner file: its writer died between mkdir and the write unless the lock is brand new.
+  try {
+    return Date.now() - statSync(dir).mtimeMs > OWNERLESS_GRACE_MS;
+  } catch {
+    return false; // it vanished: the next mkdir decides
   }
 }
 

@@ -1,7 +1,9 @@
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
-import { safeJoin } from '../vault/paths';
+import { safeJoin, type VaultPaths } from '../vault/paths';
+import { listNoteFiles } from '../vault/noteFiles';
+import { noteSources } from '../vault/noteSources';
 import { parseFrontmatter } from '../vault/frontmatter';
 import { slugify } from '../conventions/slug';
 
@@ -11,7 +13,6 @@ import { slugify } from '../conventions/slug';
  * reference matches no file name (a title), so a flush on a 500-note vault does not read 500 notes.
  */
 
-const SKIP_DIR = /^(\.|node_modules$)/;
 const HEAD_BYTES = 4096;
 
 export class VaultListing {
@@ -19,27 +20,21 @@ export class VaultListing {
   readonly files: string[] = [];
   private byStem?: Map<string, string[]>;
 
-  constructor(readonly notesRoot: string) {
-    const walk = (rel: string) => {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(rel ? join(notesRoot, rel) : notesRoot, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        if (e.name.startsWith('.')) continue;
-        const childRel = rel ? `${rel}/${e.name}` : e.name;
-        if (e.isDirectory()) {
-          if (!SKIP_DIR.test(e.name)) walk(childRel);
-        } else if (/\.md$/i.test(e.name) && (e.isFile() || (e.isSymbolicLink() && isFileTarget(join(notesRoot, childRel))))) {
-          // Symlinked notes are listed (so a reference to one gets a clear PATH_OUTSIDE_VAULT when it points
-          // outside); symlinked folders are not followed (loops).
-          this.files.push(childRel);
-        }
-      }
-    };
-    walk('');
+  /**
+   * The vault's notes by the one rule of src/core/vault/noteFiles.ts (names only: no stat per regular file).
+   * Pass the project's boundary (`VaultListing.of(paths)`): a symlinked note pointing elsewhere in the project is
+   * listed, so a reference to it gets a clear PATH_OUTSIDE_VAULT from checkInside instead of NOTE_NOT_FOUND.
+   */
+  constructor(
+    readonly notesRoot: string,
+    opts: { boundary?: string; exclude?: string[] } = {},
+  ) {
+    for (const f of listNoteFiles(notesRoot, opts).files) this.files.push(f.rel);
+  }
+
+  static of(paths: VaultPaths): VaultListing {
+    const vault = noteSources(paths)[0];
+    return new VaultListing(paths.notesRoot, { boundary: vault.boundary, exclude: vault.exclude });
   }
 
   /** Lower-cased file name without `.md` → paths, shortest path first (Obsidian's tie-break). */
@@ -64,20 +59,12 @@ export class VaultListing {
   linkTarget(rel: string): string {
     const stem = stemOf(rel);
     const same = this.stems().get(stem.toLowerCase()) ?? [];
-    return same.length <= 1 ? stem : rel.replace(/\.md$/i, '');
-  }
-}
-
-function isFileTarget(abs: string): boolean {
-  try {
-    return statSync(abs).isFile();
-  } catch {
-    return false; // dangling link
+    return same.length <= 1 ? stem : rel.replace(/\.(md|markdown)$/i, '');
   }
 }
 
 export function stemOf(rel: string): string {
-  return rel.slice(rel.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  return rel.slice(rel.lastIndexOf('/') + 1).replace(/\.(md|markdown)$/i, '');
 }
 
 /** `ADR-001`, `adr-1`, `ADR 12`, `0001`, `#7` → the number; undefined when the reference is not an id. */
@@ -184,8 +171,9 @@ function checkInside(notesRoot: string, rel: string): string {
 function headTitle(abs: string): string | undefined {
   let text: string;
   try {
-    const fd = openSync(abs, 'r');
+    const fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)); // a FIFO never blocks the flush
     try {
+      if (!fstatSync(fd).isFile()) return undefined;
       const buf = Buffer.alloc(HEAD_BYTES);
       const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
       text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');

@@ -9,6 +9,7 @@ import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources } from '../vault/noteSources';
 import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
 import { projectMatches } from './project';
+import { recoverIfPending } from '../flush/pending';
 
 export interface GuardCheckOptions {
   /** Unified diff text to audit. */
@@ -70,6 +71,8 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   const trace = (opts.env ?? process.env).K0MARU_GUARD_TRACE ? (what: string) => process.stderr.write(`guard: ${what} at ${(performance.now() - t0).toFixed(1)} ms\n`) : () => {};
   trace('start');
   const openIndex = (opts.env ?? process.env).K0MARU_GUARD_CACHE === '1';
+  // A flush killed between writing a new ADR and marking the old one superseded is finished first (flush/recover.ts).
+  if (paths && !opts.adrs) await recoverIfPending(paths, (_l, msg) => process.stderr.write(`k0maru: ${msg}\n`));
   const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null)) : []);
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
