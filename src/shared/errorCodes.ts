@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'MODEL_UNAVAILABLE', // the embedding model is missing or broken; BM25 still answers
   'WRITE_CONFLICT', // a concurrent writer won; nothing was written
   'IO_ERROR',
+  'CANCELLED', // the caller withdrew the request (an MCP cancellation, a closing host); nothing was answered
   'INTERNAL',
 ] as const;
 

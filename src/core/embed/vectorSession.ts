@@ -1,5 +1,5 @@
 import type { IndexDb } from '../index/db';
-import { isK0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import { DEFAULT_FUSION, type FusionOptions } from '../search/fusion';
 import { createVectorChannel, type VectorChannelHandle } from './channel';
 import { EmbedWorker } from './embedWorker';
@@ -42,8 +42,12 @@ export class VectorSession {
     private readonly opts: VectorSessionOptions = {},
   ) {}
 
-  prepare(budgetMs = 1000): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
-    const next = this.queue.then(() => this.prepareNow(budgetMs));
+  /** `signal`: a caller that gave up while queued behind another prepare never starts its catch-up. */
+  prepare(budgetMs = 1000, signal?: AbortSignal): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
+    const next = this.queue.then(() => {
+      if (signal?.aborted) throw new K0Error('CANCELLED', 'embedding was cancelled');
+      return this.prepareNow(budgetMs);
+    });
     this.queue = next.catch(() => {});
     return next;
   }

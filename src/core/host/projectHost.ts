@@ -1,0 +1,190 @@
+import type { Logger } from '../index/db';
+import type { Project } from '../project';
+import type { ScanProgress, ScanReport } from '../scan/scanner';
+import type { RecallResult } from '../search/types';
+import type { VaultPaths } from '../vault/paths';
+import type { VectorSession } from '../embed/vectorSession';
+import { cancelled, throwIfCancelled, untilCancelled } from './cancel';
+import { recallWithVectors, type PolicyRecallOptions, type VectorAttempt } from './recallPolicy';
+import { ScanGate } from './scanGate';
+
+/** What happened to one scan; the editor turns these into its status bar and log lines. */
+export type ScanEvent =
+  | { kind: 'started'; reason: string }
+  | { kind: 'progress'; reason: string; done: number; total: number }
+  | { kind: 'finished'; reason: string; report: ScanReport }
+  | { kind: 'failed'; reason: string; error: unknown };
+
+export interface ProjectHostOptions {
+  /** Located like the CLI locates it (explicit vault, $K0MARU_VAULT, walking up from cwd) ... */
+  vault?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** ... or given: the editor's workspace folder is the project, whatever its environment says. */
+  paths?: VaultPaths;
+  log: Logger;
+  /** Scans yield to the event loop whenever they worked this long (the editor keeps its host responsive). */
+  scanYieldMs?: number;
+  /** Told about every scan. Without it the host logs each scan's warnings. */
+  onScan?(event: ScanEvent): void;
+  /** The embedding model (id or folder), read when the worker starts; default: $K0MARU_MODEL or the bundled one. */
+  model?(): string | undefined;
+  /**
+   * For a host a person looks at (`k0maru ui`, the editor): once a hybrid recall leaves passages without vectors,
+   * keep embedding them in steps of `stepMs` between callers, and call `onCovered` when the vault is covered.
+   * The MCP server leaves it out: an agent's call has its own budget, and the next call catches up.
+   */
+  backgroundFill?: { stepMs: number; onCovered(): void };
+}
+
+export interface FreshOptions {
+  reason?: string;
+  signal?: AbortSignal;
+  onProgress?(p: ScanProgress): void;
+}
+
+export interface HostRecallOptions extends PolicyRecallOptions {
+  /** Why the scan before the answer runs (default 'recall'). */
+  reason?: string;
+}
+
+/**
+ * The one long-lived host of a project, for the MCP server, `k0maru ui` and the editor alike. It opens the project
+ * on first use and keeps it open, so the scanner's in-memory state stays warm; every answer is preceded by an
+ * incremental scan that started after the request (a clean one costs a few ms), single-flighted by ScanGate; it
+ * owns the embedding worker (started on the first hybrid recall, one ORT thread so the host keeps a core) and the
+ * background fill; and it answers recall with the one policy in recallPolicy.ts. A vault that is not there yet is
+ * looked for again on the next call, so `k0maru init` after the host started works. Every long operation takes an
+ * AbortSignal: a cancelled caller stops waiting with CANCELLED, and work nobody waits for is not started.
+ */
+export class ProjectHost {
+  private project: Project | undefined;
+  private opening: Promise<Project> | undefined;
+  private vectorSession: VectorSession | undefined;
+  private closed = false;
+  private readonly scans: ScanGate<{ project: Project; report: ScanReport }, ScanProgress>;
+
+  constructor(private readonly opts: ProjectHostOptions) {
+    this.scans = new ScanGate((reason, onProgress) => this.runScan(reason, onProgress));
+  }
+
+  /** The project with an incremental scan that started after this call (shared with the callers of that scan). */
+  async fresh(opts: FreshOptions = {}): Promise<Project> {
+    return (await this.scans.request({ reason: opts.reason, signal: opts.signal, onProgress: opts.onProgress })).project;
+  }
+
+  /** The scan `fresh()` waits for, with its report. */
+  async scan(opts: FreshOptions = {}): Promise<ScanReport> {
+    return (await this.scans.request({ reason: opts.reason, signal: opts.signal, onProgress: opts.onProgress })).report;
+  }
+
+  /** The project as of the last scan that was running when asked (no new scan): for views that refresh after scans. */
+  async current(signal?: AbortSignal): Promise<Project> {
+    await untilCancelled(this.scans.idle(), signal, 'waiting for the scan');
+    return this.open();
+  }
+
+  /** The project's paths once it is open (undefined before the first use). */
+  get openedPaths(): VaultPaths | undefined {
+    return this.project?.paths;
+  }
+
+  /** True while a scan runs. */
+  get scanning(): boolean {
+    return this.scans.busy;
+  }
+
+  /** Resolves once no scan runs or waits. */
+  idle(): Promise<void> {
+    return this.scans.idle();
+  }
+
+  /**
+   * Where the vault is, without opening the index: the offload tools only write under `.k0maru/refs/` and need
+   * neither SQLite nor a scan.
+   */
+  async paths(): Promise<VaultPaths> {
+    if (this.project) return this.project.paths;
+    if (this.opts.paths) return this.opts.paths;
+    const { locateVault } = await import('../vault/paths');
+    return locateVault({ vault: this.opts.vault, cwd: this.opts.cwd, env: this.opts.env });
+  }
+
+  /**
+   * The vector channel for hybrid recall: each call embeds what the scanner changed for up to `budgetMs`, then
+   * answers (pending passages are reported). No usable model → a warning instead of a channel (BM25 answers).
+   */
+  async vectors(budgetMs = 1000, signal?: AbortSignal): Promise<VectorAttempt> {
+    throwIfCancelled(signal, 'embedding');
+    const project = await this.open();
+    if (!this.vectorSession) {
+      const { VectorSession } = await import('../embed/vectorSession');
+      if (this.closed) throw cancelled('embedding (the host is closing)');
+      this.vectorSession ??= new VectorSession(project.index, { env: this.opts.env, model: this.opts.model?.() || undefined, threads: 1 });
+    }
+    const session = this.vectorSession;
+    const r = await untilCancelled(session.prepare(budgetMs, signal), signal, 'embedding');
+    const fill = this.opts.backgroundFill;
+    if (fill) session.fillInBackground({ stepMs: fill.stepMs, onCovered: fill.onCovered, log: this.opts.log });
+    return r;
+  }
+
+  /** Recall under the one policy (recallWithVectors), after a scan that started after the request. */
+  async recall(query: string, opts: HostRecallOptions = {}): Promise<RecallResult> {
+    const project = await this.fresh({ reason: opts.reason ?? 'recall', signal: opts.signal });
+    return recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs ?? 1000, signal));
+  }
+
+  /** Stops the embedding worker; the next hybrid recall starts one again (the editor's model setting changed). */
+  async resetVectors(): Promise<void> {
+    const vs = this.vectorSession;
+    this.vectorSession = undefined;
+    await vs?.dispose();
+  }
+
+  /** Refuses new work, lets the running scan finish, then stops the worker and closes the index. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.scans.close();
+    await this.opening?.catch(() => undefined);
+    await this.resetVectors();
+    this.project?.close();
+    this.project = undefined;
+  }
+
+  private async open(): Promise<Project> {
+    if (this.project) return this.project;
+    if (this.closed) throw cancelled('opening the project (the host is closing)');
+    // Loaded on first use: an MCP server's tools/list must not wait for SQLite and the parsers.
+    this.opening ??= import('../project')
+      .then(({ openProject }) => {
+        if (this.closed) throw cancelled('opening the project (the host is closing)');
+        const o = this.opts;
+        this.project = openProject(o.paths ? { paths: o.paths, log: o.log } : { vault: o.vault, cwd: o.cwd, env: o.env, log: o.log });
+        return this.project;
+      })
+      .finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async runScan(reason: string, onProgress: (p: ScanProgress) => void): Promise<{ project: Project; report: ScanReport }> {
+    const tell = this.opts.onScan;
+    tell?.({ kind: 'started', reason });
+    try {
+      const project = await this.open();
+      const report = await project.scan({
+        yieldEveryMs: this.opts.scanYieldMs,
+        onProgress: (p) => {
+          tell?.({ kind: 'progress', reason, done: p.done, total: p.total });
+          onProgress(p);
+        },
+      });
+      if (tell) tell({ kind: 'finished', reason, report });
+      else for (const w of report.warnings) this.opts.log('warn', `${w.path}:${w.line}: ${w.message}`);
+      return { project, report };
+    } catch (err) {
+      tell?.({ kind: 'failed', reason, error: err });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { isK0Error } from '../errors';
+import type { Project } from '../project';
+import { recall, type RecallOptions } from '../search/recall';
+import type { RecallResult, VectorChannel } from '../search/types';
+import { throwIfCancelled } from './cancel';
+
+/** What a host can offer hybrid recall: a channel, or the reason there is none (then BM25 answers). */
+export interface VectorAttempt {
+  channel?: VectorChannel;
+  warning?: string;
+}
+
+/** Gets the vector channel, embedding what changed for up to `budgetMs` first (undefined: the source's default). */
+export type VectorSource = (budgetMs: number | undefined, signal?: AbortSignal) => Promise<VectorAttempt>;
+
+export interface PolicyRecallOptions extends RecallOptions {
+  /** How long this call may spend embedding passages the scanner changed before it answers. */
+  budgetMs?: number;
+  signal?: AbortSignal;
+  /** Lets a caller wrap the channel for this call only (the search debugger swaps the fusion preset). */
+  adaptChannel?(channel: VectorChannel): VectorChannel;
+}
+
+/** The generic line recall() adds when it got no channel; a host that knows why says so instead. */
+const NO_CHANNEL = 'vector channel unavailable';
+
+/**
+ * The recall policy every adapter answers with (MCP tool, CLI, console, editor command), so they cannot drift:
+ * - `bm25` never touches the embedding model;
+ * - `hybrid` / `vector` ask the host for its channel within the budget. Until an embedding model is loaded —
+ *   none installed, a broken one, a crashed worker, or getting the channel failed outright — the answer comes
+ *   from BM25, `effectiveMode` says `bm25`, and `warnings` says why, once, in the host's words;
+ * - passages still waiting for vectors are reported (recall adds that warning and `pendingVectors`).
+ * Only cancellation and bad input fail the call; nothing about the model ever does.
+ */
+export async function recallWithVectors(project: Pick<Project, 'index' | 'paths'>, query: string, opts: PolicyRecallOptions, source?: VectorSource): Promise<RecallResult> {
+  const mode = opts.mode ?? 'hybrid';
+  let vec: VectorAttempt = {};
+  if (mode !== 'bm25') {
+    if (!source) vec = { warning: 'this host has no embedding model: answered with BM25 only' };
+    else {
+      try {
+        vec = await source(opts.budgetMs, opts.signal);
+      } catch (err) {
+        if (isK0Error(err) && err.code === 'CANCELLED') throw err;
+        vec = { warning: `the embedding model could not be used (${err instanceof Error ? err.message : String(err)}): answered with BM25 only` };
+      }
+    }
+  }
+  throwIfCancelled(opts.signal, 'recall');
+  const channel = vec.channel && opts.adaptChannel ? opts.adaptChannel(vec.channel) : vec.channel;
+  const r = await recall(project, query, { limit: opts.limit, mode, full: opts.full, vectors: channel });
+  if (vec.warning) {
+    r.warnings = vec.channel ? [vec.warning, ...r.warnings] : [vec.warning, ...r.warnings.filter((w) => !w.startsWith(NO_CHANNEL))];
+  }
+  return r;
+}
