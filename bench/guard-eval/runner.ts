@@ -26,7 +26,24 @@ export interface ExpectedDiagnostic {
   line?: number | number[];
 }
 
-export type ChangeEntry = string | null | { rename: string; content?: string };
+/** A generated text (for the 10,000-line ADR): head + repeat × times + tail. */
+export interface Generated {
+  head?: string;
+  repeat: string;
+  times: number;
+  tail?: string;
+}
+
+export type FileText = string | Generated;
+export type ChangeEntry = FileText | null | { rename: string; content?: FileText };
+
+export function textOf(v: FileText | undefined | null): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  return (v.head ?? '') + v.repeat.repeat(Math.max(0, Math.min(v.times, 1_000_000))) + (v.tail ?? '');
+}
+
+const isGenerated = (v: unknown): v is Generated => !!v && typeof v === 'object' && typeof (v as Generated).repeat === 'string';
 
 export interface EvalCase {
   name: string;
@@ -35,12 +52,13 @@ export interface EvalCase {
   origin: string;
   note?: string;
   init?: boolean;
-  files: Record<string, string>;
+  files: Record<string, FileText>;
   change: Record<string, ChangeEntry>;
   binary?: string[];
   expect: ExpectedFinding[];
   expect_diagnostics?: ExpectedDiagnostic[];
-  out_of_scope?: string[];
+  /** Paths outside the declared scope; `{ path, adr }` when only that ADR's scope excludes the path. */
+  out_of_scope?: Array<string | { path: string; adr: string }>;
 }
 
 /** A reported violation reduced to the fields the set compares; several matches on one line are one finding. */
@@ -119,9 +137,10 @@ export function buildRepo(c: EvalCase, cli: string): string {
   git('config', 'commit.gpgsign', 'false');
   git('config', 'core.autocrlf', 'false');
   const bin = new Set(c.binary ?? []);
-  mkdirSync(join(root, '.k0maru', 'wiki'), { recursive: true });
+  // With `init` the case tests `k0maru init` in a repository as the user has it: no vault yet.
+  if (!c.init) mkdirSync(join(root, '.k0maru', 'wiki'), { recursive: true });
   writeFileSync(join(root, '.gitignore'), '.k0maru/index.db*\n.k0maru/*.lock\n');
-  for (const [rel, text] of Object.entries(c.files)) writeRel(root, rel, String(text ?? ''), bin.has(rel));
+  for (const [rel, text] of Object.entries(c.files)) writeRel(root, rel, textOf(text), bin.has(rel));
   if (c.init) {
     const r = spawnSync(process.execPath, [cli, 'init'], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`k0maru init failed (${r.status}): ${r.stderr || r.stdout}`);
@@ -132,13 +151,13 @@ export function buildRepo(c: EvalCase, cli: string): string {
   // Deletions and renames first, so a rename's old path is still there and a later write can reuse a path.
   for (const [rel, v] of entries) {
     if (v === null) git('rm', '-q', '--', rel);
-    else if (typeof v === 'object') {
+    else if (typeof v === 'object' && !isGenerated(v)) {
       mkdirSync(dirname(join(root, rel)), { recursive: true });
       git('mv', '--', v.rename, rel);
-      if (typeof v.content === 'string') writeRel(root, rel, v.content, bin.has(rel));
+      if (v.content !== undefined) writeRel(root, rel, textOf(v.content), bin.has(rel));
     }
   }
-  for (const [rel, v] of entries) if (typeof v === 'string') writeRel(root, rel, v, bin.has(rel));
+  for (const [rel, v] of entries) if (typeof v === 'string' || isGenerated(v)) writeRel(root, rel, textOf(v), bin.has(rel));
   git('add', '-A');
   return root;
 }
@@ -186,8 +205,9 @@ export function compare(c: EvalCase, reported: Finding[]): Pick<CaseResult, 'tp'
     if (i < 0) fn.push(e);
     else tp.push({ expected: e, found: left.splice(i, 1)[0] });
   }
-  const out = new Set(c.out_of_scope ?? []);
-  return { tp, fp: left, fn, outsideScope: reported.filter((f) => out.has(f.path)) };
+  const outside = (f: Finding) =>
+    (c.out_of_scope ?? []).some((o) => (typeof o === 'string' ? o === f.path : o.path === f.path && adrMatches(o.adr, f.adrId, f.adrPath)));
+  return { tp, fp: left, fn, outsideScope: reported.filter(outside) };
 }
 
 export function runCase(c: EvalCase, cli: string): CaseResult {

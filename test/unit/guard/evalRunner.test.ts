@@ -84,7 +84,10 @@ test('every case file of the evaluation set loads and uses a documented style', 
     for (const f of names) {
       const c = loadCase(join(dir, f));
       assert.ok(styles.has(c.style), `${split}/${f}: unknown style ${c.style}`);
-      for (const p of c.out_of_scope ?? []) assert.ok(p in c.change || p in c.files, `${split}/${f}: out_of_scope ${p} is not a file of the case`);
+      for (const o of c.out_of_scope ?? []) {
+        const p = typeof o === 'string' ? o : o.path;
+        assert.ok(p in c.change || p in c.files, `${split}/${f}: out_of_scope ${p} is not a file of the case`);
+      }
       n++;
     }
   }
