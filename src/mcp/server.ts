@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '../cli/version';
-import { ProjectSession, type SessionOptions } from '../core/projectSession';
+import { ProjectHost, type ProjectHostOptions } from '../core/host';
 import { TOOLS } from './tools/index';
 import type { ToolContext } from './tools/types';
 
@@ -8,7 +8,7 @@ export type ServerMode = 'full' | 'sidecar';
 
 export interface K0McpServer {
   server: McpServer;
-  session: ProjectSession;
+  session: ProjectHost;
   tools: string[];
   /** Resolves once no tool call is running. */
   idle(): Promise<void>;
@@ -19,13 +19,21 @@ export interface K0McpServer {
  * Builds the MCP server: full mode registers every working tool, `--sidecar` only the ones marked for it (omp has
  * its own offloader and compactor). A tool is in TOOLS only once its engine really works.
  */
-export function createMcpServer(opts: SessionOptions & { mode?: ServerMode }): K0McpServer {
+export interface McpServerOptions extends Pick<ProjectHostOptions, 'vault' | 'log'> {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  mode?: ServerMode;
+}
+
+export function createMcpServer(opts: McpServerOptions): K0McpServer {
   const mode = opts.mode ?? 'full';
   const server = new McpServer(
     { name: 'k0maru', version: VERSION },
     { instructions: 'K0maru Agent Memory: call get_project_loadout at the start of a session, recall_memory before answering from memory, guard_check before committing, flush_session to record decisions.' },
   );
-  const session = new ProjectSession(opts);
+  // The one long-lived host: warm scanner, single-flight scans, one embedding worker (no background fill: an
+  // agent's call has its own budget and the next call catches up).
+  const session = new ProjectHost({ vault: opts.vault, cwd: opts.cwd, env: opts.env, log: opts.log });
   const ctx: ToolContext = { session, cwd: opts.cwd, env: opts.env };
   const registered: string[] = [];
   let running = 0;
@@ -47,7 +55,8 @@ export function createMcpServer(opts: SessionOptions & { mode?: ServerMode }): K
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations },
-      ((args: Record<string, unknown>) => track(tool.handler(args, ctx))) as never,
+      // The request's signal fires when the client cancels: the tool stops waiting for scans and embedding.
+      ((args: Record<string, unknown>, extra: { signal?: AbortSignal }) => track(tool.handler(args, { ...ctx, signal: extra?.signal }))) as never,
     );
     registered.push(tool.name);
   }

@@ -42,13 +42,10 @@ export const recallMemoryTool: ToolDefinition = {
   sidecar: true,
   handler: (args, ctx) =>
     guarded(async () => {
-      const project = await ctx.session.fresh();
-      const [{ recall }, { renderFull, renderWire }] = await Promise.all([import('../../core/search/recall'), import('../../core/search/wire')]);
+      const { renderFull, renderWire } = await import('../../core/search/wire');
       const full = !!args.full;
-      const mode = (args.mode as RecallMode | undefined) ?? 'hybrid';
-      const vec = mode === 'bm25' ? {} : await ctx.session.vectors(VECTOR_BUDGET_MS);
-      const r = await recall(project, String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode, full, vectors: vec.channel });
-      if (vec.warning) r.warnings.unshift(vec.warning);
+      // Scan before answer, the vectors within the budget, and the BM25 fallback with its warning: all in the host.
+      const r = await ctx.session.recall(String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: args.mode as RecallMode | undefined, full, budgetMs: VECTOR_BUDGET_MS, signal: ctx.signal });
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
       const text = r.warnings.length ? `${body}\n\n(${r.warnings.join('; ')})` : body;
       return textResult(text, {

@@ -1,11 +1,14 @@
 import type { ToolAnnotations, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
-import type { ProjectSession } from '../../core/projectSession';
+import type { ProjectHost } from '../../core/host';
 
 export interface ToolContext {
-  session: ProjectSession;
+  /** The server's one long-lived host (scan before answer, vectors). */
+  session: ProjectHost;
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** This call's cancellation (the client sent notifications/cancelled, or the server is closing). */
+  signal?: AbortSignal;
 }
 
 /** One MCP tool: its contract (name, description, input schema as in the seed) and its handler. */
