@@ -7,6 +7,8 @@ import { createMcpServer } from './server';
  * Spawned on demand by the client and gone when it closes stdin — no daemon.
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** How long SIGTERM / stdin close waits for calls in flight before the process exits regardless. */
+export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function runMcpServer(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { sidecar: { type: 'boolean' }, vault: { type: 'string' }, debug: { type: 'boolean' } }, strict: false });
@@ -22,6 +24,8 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
+    // A request that never settles must not keep a terminated server alive: the drain gets a bounded grace.
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
     // Let requests already received finish (a client may write its last call and close stdin at once).
     // The last messages are dispatched asynchronously after 'end': give them a moment to start, then drain.
     new Promise((resolve) => setTimeout(resolve, 100))
@@ -30,6 +34,7 @@ export async function runMcpServer(argv: string[]): Promise<void> {
       .finally(() => process.exit(0));
   };
   process.stdin.on('end', shutdown);
+  process.stdin.on('close', shutdown);
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   process.on('uncaughtException', (err) => log('error', `uncaught: ${err.stack ?? err.message}`));

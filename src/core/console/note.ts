@@ -1,9 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { sep } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { OpenNoteResult } from '../../shared/protocol';
 import { K0Error } from '../errors';
 import type { Project } from '../project';
-import { safeJoin } from '../vault/paths';
+import { noteFileFor, resolveNoteFile } from '../vault/noteSources';
 
 /** A note page shows at most this much; a bigger note says so (the editor has the rest). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
@@ -14,26 +13,23 @@ export const MAX_NOTE_BYTES = 1024 * 1024;
  * elsewhere is refused). Both hosts go through here: the page's reader below and the editor's openNote.
  */
 export function resolveIndexedNote(project: Pick<Project, 'index' | 'paths'>, path: string): { abs: string; real: string; id: number; title: string } {
-  const abs = safeJoin(project.paths.notesRoot, path);
+  noteFileFor(project.paths, path); // refuses escapes before the index is asked
   const row = project.index.get('SELECT id, title FROM documents WHERE path = ?', [path]);
   if (!row) throw new K0Error('NOTE_NOT_FOUND', `no indexed note at ${path}`);
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    throw new K0Error('NOTE_NOT_FOUND', `note ${path} is no longer on disk`);
-  }
-  const rootReal = realpathSync(project.paths.notesRoot);
-  if (!real.startsWith(rootReal + sep)) throw new K0Error('PATH_OUTSIDE_VAULT', `note ${path} resolves outside the vault`);
+  // Vault notes and the project's ADR folders (`:/docs/adr/…`), with the walker's symlink policy.
+  const { abs, real } = resolveNoteFile(project.paths, path);
   return { abs, real, id: Number(row.id), title: String(row.title) };
 }
 
 /** The Markdown of one indexed note for the page to render, with where its links lead. */
 export function readNoteForPage(project: Pick<Project, 'index' | 'paths'>, path: string): OpenNoteResult {
   const note = resolveIndexedNote(project, path);
-  const fd = openSync(note.real, 'r');
+  // O_NONBLOCK + fstat: a note swapped for a FIFO after indexing is refused, never waited on.
+  const fd = openSync(note.real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new K0Error('NOTE_NOT_FOUND', `note ${path} is not a regular file`);
+    const size = st.size;
     const buf = Buffer.alloc(Math.min(size, MAX_NOTE_BYTES));
     const n = readSync(fd, buf, 0, buf.length, 0);
     // Where the note's links lead, so the page can make [[links]] open the notes they resolve to.

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { isNoteFolderName, listNoteFiles } from '../vault/noteFiles';
 import type { BuiltinCategory, NamingStyle, NumberingScheme } from './types';
 
 /**
@@ -45,7 +46,9 @@ export function listDirs(notesRoot: string): DirInfo[] {
       continue;
     }
     for (const e of entries) {
-      if (!e.isDirectory() || SKIP_DIR.test(e.name)) continue;
+      // The note walk's folder rule first (dot-folders, node_modules, build output…), then the sniffer's own
+      // "not a note home" names (templates, attachments).
+      if (!e.isDirectory() || !isNoteFolderName(e.name) || SKIP_DIR.test(e.name)) continue;
       const info = { rel: cur.rel ? `${cur.rel}/${e.name}` : e.name, name: e.name, depth: cur.depth + 1 };
       out.push(info);
       if (info.depth < MAX_DEPTH) queue.push(info);
@@ -83,14 +86,13 @@ export function findCategoryFolder(notesRoot: string, dirs: DirInfo[], category:
 
 const IGNORED_NOTE = /^(readme|index|template|_?index|toc|\d*-?adr-template)\.md$/i;
 
+/** The notes directly in `dir` (the note walk's rule, one level), minus README/index/template files. */
 export function mdFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && /\.md$/i.test(e.name) && !e.name.startsWith('.') && !IGNORED_NOTE.test(e.name))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
+  return notesIn(dir).filter((n) => !IGNORED_NOTE.test(n));
+}
+
+function notesIn(dir: string): string[] {
+  return listNoteFiles(dir, { maxDepth: 0 }).files.map((f) => f.rel);
 }
 
 const DATE_DASHED = /^\d{4}-\d{2}-\d{2}(?=[-_ ]|\.md$)/;
@@ -191,10 +193,7 @@ export function findCategoryTemplate(notesRoot: string, templateFolder: string, 
   return hit ? `${templateFolder}/${hit}` : undefined;
 }
 
+/** Every note in the folder, templates included; a folder named `adr.md` is not a template. */
 function mdFilesAll(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((f) => /\.md$/i.test(f));
-  } catch {
-    return [];
-  }
+  return notesIn(dir);
 }

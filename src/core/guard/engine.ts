@@ -38,6 +38,8 @@ const PROSE = /\.(md|markdown|mdx|txt|rst|adoc)$/i;
 function prepare(rule: GuardRule): PreparedRule {
   const inc = globMatcher(rule.include);
   const exc = globMatcher(rule.exclude);
+  // Scopes of the list / section the rule sits under: each must match too (an empty set matches nothing).
+  const within = (rule.within ?? []).map((g) => globMatcher(g) ?? (() => false));
   const langs = new Set(rule.langs);
   const isRequire = rule.kind === 'require' && rule.when;
   return {
@@ -47,6 +49,7 @@ function prepare(rule: GuardRule): PreparedRule {
     applies(path, lang) {
       if (exc?.(path)) return false;
       if (inc && !inc(path)) return false;
+      for (const w of within) if (!w(path)) return false;
       if (langs.size && !langs.has(lang.id)) return false;
       // Prose (READMEs, ADRs themselves) quotes code it forbids; only an explicit `in:` or `lang:` checks it.
       if (!inc && !langs.size && PROSE.test(path)) return false;
@@ -56,7 +59,7 @@ function prepare(rule: GuardRule): PreparedRule {
 }
 
 /** Globs are relative to the repository root; a glob without `/` (`*.test.ts`) matches the file name anywhere. */
-function globMatcher(globs: string[]): ((path: string) => boolean) | undefined {
+export function globMatcher(globs: string[]): ((path: string) => boolean) | undefined {
   if (!globs.length) return undefined;
   const norm = globs.map((g) => g.replace(/^\.\//, ''));
   const withSlash = norm.filter((g) => g.includes('/'));

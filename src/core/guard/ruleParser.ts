@@ -1,7 +1,12 @@
 import type { ParsedNote } from '../vault/markdown';
 import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
-import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind } from './types';
+import { walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
+import { covers, disjoint } from './scopeCheck';
+import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
+import { explicitHint, readRequireSentence } from './sentenceRequire';
+import { peelParens, readTrailingWords, type WordMods } from './wordModifiers';
+import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind, ScopeOrigin } from './types';
 
 /**
  * Reads the rule language out of an ADR (grammar and examples: docs/guard.md). Rules live as list items in a
@@ -13,7 +18,6 @@ import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, R
 const SECTION = /^(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b/i;
 /** Cheap test on the raw file so notes without a guard section are never parsed by the guard. */
 export const GUARD_SECTION_RE = /^#{1,6}[ \t]+(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b/im;
-const ITEM = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
 const KEYED = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/;
 const INACTIVE = new Set(['superseded', 'deprecated', 'rejected', 'obsolete', 'withdrawn', 'retired', 'abandoned', 'replaced']);
 
@@ -47,61 +51,77 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
   const status = note.status;
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : undefined;
   const out: AdrRules = { adrId, adrPath: relPath, title: note.title, status, project, active: isActiveStatus(status, note), rules: [], diagnostics: [] };
-  const codeLines = note.codeLines;
-
   const lastFileLine = note.bodyStartLine + note.lines.length - 1;
   const counter = { n: 0 };
+  // A rules heading nested in a rules section is part of it (parsed once); the scan stays linear in headings.
+  let coveredUntil = 0;
   note.headings.forEach((h, hi) => {
-    if (!SECTION.test(h.text.trim())) return;
-    const next = note.headings.slice(hi + 1).find((n) => n.level <= h.level);
-    const end = next ? next.line - 1 : lastFileLine;
-    parseSection(note, h.line + 1, end, codeLines, out, counter, validateRegex);
+    if (h.line <= coveredUntil || !SECTION.test(h.text.trim())) return;
+    let end = lastFileLine;
+    for (let j = hi + 1; j < note.headings.length; j++) {
+      if (note.headings[j].level <= h.level) {
+        end = note.headings[j].line - 1;
+        break;
+      }
+    }
+    coveredUntil = end;
+    parseSection(note, h.line + 1, end, out, counter, validateRegex);
   });
   return out;
 }
 
-interface Pending {
-  line: number;
-  indent: number;
-  kind: RuleKind;
-  rest: string;
-  /** 1-based position among the ADR's rule items, so default ids stay stable when a sibling is malformed. */
-  ordinal: number;
-  modifiers: { text: string; line: number }[];
+interface ScopeCtx {
+  /** Include sets of the list and section levels, innermost first. */
+  includeSets: ScopeOrigin[][];
+  exclude: ScopeOrigin[];
+  /** A declared scope at one of the levels could not be read: the rules it governs are not checked. */
+  disabled: boolean;
 }
 
-function parseSection(
-  note: AdrSource, from: number, to: number, codeLines: Set<number>, out: AdrRules, counter: { n: number }, validate?: RegexValidator,
-): void {
-  let pending: Pending | undefined;
-  const finish = () => {
-    if (pending) compileRule(pending, out, validate);
-    pending = undefined;
+function origins(decls: ScopeDecl[], polarity: 'include' | 'exclude'): ScopeOrigin[] {
+  return decls.flatMap((d) => (polarity === 'include' ? d.include : d.exclude).map((u) => ({ level: d.level, polarity, written: u.written, globs: u.globs, line: d.line })));
+}
+
+/** The section lines that govern list `li`: the last group above it, else the first one (a trailing scope line). */
+function pickLines(lines: RuleBlock['lines'], li: number, polarity: 'include' | 'exclude'): ScopeDecl[] {
+  const has = (d: ScopeDecl) => (polarity === 'include' ? d.include.length > 0 : d.exclude.length > 0) || (unreadable(d) && d.polarity === polarity);
+  const c = lines.filter((l) => has(l.decl));
+  if (!c.length) return [];
+  const before = c.filter((l) => l.pos <= li);
+  const pos = before.length ? before[before.length - 1].pos : c[0].pos;
+  return c.filter((l) => l.pos === pos).map((l) => l.decl);
+}
+
+function unreadable(d: ScopeDecl): boolean {
+  return !d.include.length && !d.exclude.length;
+}
+
+function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, counter: { n: number }, validate?: RegexValidator): void {
+  const blocks = walkSection(note, from, to, counter, (code, message, line) => diag(out, code, message, line));
+  const reported = new Set<ScopeDecl>();
+  const report = (d: ScopeDecl) => {
+    if (!d.unclear || reported.has(d)) return;
+    reported.add(d);
+    const tail = unreadable(d)
+      ? ' — the rules it governs are not checked until it is written as paths or globs, e.g. `Applies to: `services/**/*.ts``'
+      : ` — checked with what was read (${[...d.include, ...d.exclude].map((u) => u.written).join(', ')})`;
+    diag(out, 'rule.scope-unclear', d.unclear + tail, d.line);
   };
-  for (let fileLine = from; fileLine <= to; fileLine++) {
-    if (codeLines.has(fileLine)) continue;
-    const raw = note.lines[fileLine - note.bodyStartLine];
-    if (raw === undefined) break;
-    const m = ITEM.exec(raw);
-    if (!m) continue;
-    const indent = m[1].replace(/\t/g, '    ').length;
-    const body = m[2].trim();
-    if (pending && indent > pending.indent) {
-      pending.modifiers.push({ text: body, line: fileLine });
-      continue;
-    }
-    finish();
-    const keyed = KEYED.exec(body);
-    if (!keyed) continue; // prose bullet: not a rule attempt
-    const word = keyed[1].toLowerCase();
-    if (word === 'deny' || word === 'warn' || word === 'require') {
-      pending = { line: fileLine, indent, kind: word, rest: keyed[2], ordinal: ++counter.n, modifiers: [] };
-    } else if (/^[A-Za-z][\w-]*\s*:(\s|$)/.test(body)) {
-      // `word: …` reads as a rule attempt; `https://…` or `12:30` do not.
-      diag(out, 'rule.unknown-kind', `unknown rule kind '${keyed[1]}' (expected deny, warn or require)`, fileLine);
-    }
-  }
-  finish();
+  const topLines = blocks[0].lines;
+  blocks.forEach((b, bi) => {
+    b.lists.forEach((list, li) => {
+      const levels: ScopeDecl[][] = [list.scopes, pickLines(b.lines, li, 'include'), bi > 0 ? topLines.map((l) => l.decl) : []];
+      const excl: ScopeDecl[] = [...list.scopes, ...pickLines(b.lines, li, 'exclude'), ...(bi > 0 ? topLines.map((l) => l.decl) : [])];
+      const all = [...levels.flat(), ...excl];
+      for (const d of all) report(d);
+      const ctx: ScopeCtx = {
+        includeSets: levels.map((ds) => origins(ds, 'include')).filter((o) => o.length),
+        exclude: origins([...new Set(excl)], 'exclude'),
+        disabled: all.some(unreadable),
+      };
+      for (const p of list.rules) compileRule(p, out, ctx, validate);
+    });
+  });
 }
 
 function diag(out: AdrRules, code: GuardDiagnostic['code'], message: string, line: number): void {
@@ -144,49 +164,180 @@ export function readPattern(text: string): { spec?: PatternSpec; written: string
   return { spec: lit ? { type: 'literal', source: lit, ignoreCase: false } : undefined, written: lit, rest: bar < 0 ? '' : s.slice(bar) };
 }
 
-function compileRule(p: Pending, out: AdrRules, validate?: RegexValidator): void {
-  const head = readPattern(p.rest);
+/** Splits at the first ` | ` outside code spans: the words of a rule and its `| modifiers`. */
+function splitAtPipe(text: string): [string, string] {
+  for (const seg of segments(text)) {
+    if (seg.code) continue;
+    const i = seg.text.indexOf(' | ');
+    if (i >= 0) return [text.slice(0, seg.start + i), text.slice(seg.start + i + 1)];
+  }
+  return [text, ''];
+}
+
+interface Draft {
+  kind: RuleKind;
+  pattern: PatternSpec;
+  written: string;
+  when?: PatternSpec;
+  whenWritten?: string;
+  window?: RequireWindow;
+}
+
+function compileRule(p: PendingRule, out: AdrRules, ctx: ScopeCtx, validate?: RegexValidator): void {
+  if (ctx.disabled) return; // reported once at the scope line that could not be read
+  // Word modifiers at the very end (`- deny: x | in: src/** (warning)`); only groups that read fully.
+  const whole = peelParens(p.rest, true);
+  const groups: WordMods[] = [...whole.groups];
+  const head = readPattern(whole.text);
   if (head.error) return diag(out, head.error.startsWith('unterminated') ? 'rule.unterminated' : 'rule.bad-regex', head.error, p.line);
   if (!head.spec || head.spec.source === '') return diag(out, 'rule.empty-pattern', `'${p.kind}:' needs a pattern`, p.line);
-  const rest = head.rest.trim();
-  if (rest && !rest.startsWith('|')) {
-    return diag(out, 'rule.bad-modifier', `unexpected text after the pattern: '${rest}' (separate modifiers with ' | ')`, p.line);
+  let spec = head.spec;
+  let written = head.written;
+  const startsBare = !/^[`/]/.test(whole.text.trimStart());
+  if (startsBare) {
+    const pw = peelParens(written, true); // `- deny: SELECT * FROM (case-insensitive)`
+    if (pw.groups.length) {
+      written = pw.text;
+      spec = { ...spec, source: pw.text };
+      groups.unshift(...pw.groups);
+    }
   }
-  const mods = rest
-    ? rest.slice(1).split(' | ').map((t) => ({ text: t.trim(), line: p.line })).filter((m) => m.text)
-    : [];
-  mods.push(...p.modifiers);
+  let rest = head.rest.trim();
+  let words = '';
+  if (rest && !rest.startsWith('|')) [words, rest] = splitAtPipe(head.rest).map((x) => x.trim()) as [string, string];
+  if (words) {
+    const pw = peelParens(words, false);
+    words = pw.text.trim();
+    groups.unshift(...pw.groups);
+  }
+  const pipeMods = rest ? rest.slice(1).split(' | ').map((t) => ({ text: t.trim(), line: p.line })).filter((m) => m.text) : [];
+  const mods = [...pipeMods, ...p.modifiers.map((m) => ({ text: m.text, line: m.line }))];
+  const hasWhen = mods.some((m) => /^(when|trigger)\s*:/i.test(m.text));
+  for (const g of groups) {
+    if (!g.unknown.length) continue;
+    if (g.scopeish) return diag(out, 'rule.ambiguous', `'(${g.unknown.join(', ')})' reads like a scope but is not understood; the rule is not checked until it is written as \`| in: <glob>\` or \`| except: <glob>\``, p.line);
+    diag(out, 'rule.bad-modifier', `word modifier(s) not understood, ignored: ${g.unknown.map((u) => `'${u}'`).join(', ')}`, p.line);
+  }
 
-  const rule: GuardRule = {
-    id: `${out.adrId}#${p.ordinal}`,
-    kind: p.kind,
-    pattern: head.spec,
-    include: [],
-    exclude: [],
-    langs: [],
-    context: 'code',
-    text: `${p.kind}: ${head.written}`,
-    adrId: out.adrId,
-    adrPath: out.adrPath,
-    adrTitle: out.title,
-    line: p.line,
-  };
-  let ignoreCase = false;
-  for (const m of mods) if (!applyModifier(rule, m.text, m.line, out, (v) => (ignoreCase = v))) continue;
-  if (ignoreCase) {
-    rule.pattern = { ...rule.pattern, ignoreCase: true };
-    if (rule.when) rule.when = { ...rule.when, ignoreCase: true };
+  const drafts: Draft[] = [];
+  let remediation: string | undefined;
+  const ruleScopes: { include: ScopeUnit[]; exclude: ScopeUnit[] } = { include: [], exclude: [] };
+  const sentenceText = (startsBare ? written : splitAtPipe(peelParens(whole.text, false).text)[0]).trim();
+  const isSentence = p.kind === 'require' && !hasWhen && (words !== '' || (startsBare && segments(written).some((x) => x.code)));
+  if (isSentence) {
+    const sr = readRequireSentence(startsBare ? written : `${sentenceText}`);
+    if (sr.error) {
+      return diag(out, 'rule.ambiguous', `cannot read the requirement '${sentenceText}': ${sr.error}. Write it explicitly: ${explicitHint(sentenceText)}`, p.line);
+    }
+    remediation = sr.remediation;
+    ruleScopes.include.push(...sr.include);
+    ruleScopes.exclude.push(...sr.exclude);
+    for (const r of sr.rules) drafts.push({ kind: 'require', pattern: r.companion, written: r.companionText, when: r.trigger, whenWritten: r.triggerText, window: r.window });
+  } else {
+    if (words) {
+      // `- deny: `console.log(` in `web/components`` / `… outside `scripts/`` / `… because …`
+      const tw = readTrailingWords(words);
+      if (tw.mods.unknown.length) {
+        const text = tw.mods.unknown.join(' ');
+        if (tw.mods.scopeish) return diag(out, 'rule.ambiguous', `'${text}' after the pattern reads like a scope but is not understood; write it as \`| in: <glob>\` or \`| except: <glob>\``, p.line);
+        return diag(out, 'rule.bad-modifier', `unexpected text after the pattern: '${text}' (separate modifiers with ' | ')`, p.line);
+      }
+      groups.push(tw.mods);
+      remediation = tw.remediation;
+    }
+    drafts.push({ kind: p.kind, pattern: spec, written });
   }
-  if (rule.kind === 'require') {
-    if (!rule.when) return diag(out, 'rule.missing-when', "'require:' needs a trigger: add '| when: <pattern>'", p.line);
-    rule.window ??= { kind: 'statement' };
+
+  drafts.forEach((d, k) => {
+    const rule: GuardRule = {
+      id: drafts.length > 1 ? `${out.adrId}#${p.ordinal}.${k + 1}` : `${out.adrId}#${p.ordinal}`,
+      kind: d.kind,
+      pattern: d.pattern,
+      include: [],
+      exclude: [],
+      langs: [],
+      context: 'code',
+      text: d.when ? `${d.kind}: ${d.written} when ${d.whenWritten}` : `${d.kind}: ${d.written}`,
+      adrId: out.adrId,
+      adrPath: out.adrPath,
+      adrTitle: out.title,
+      line: p.line,
+    };
+    if (d.when) rule.when = d.when;
+    if (d.window) rule.window = d.window;
+    if (remediation) rule.remediation = remediation;
+    let ignoreCase = false;
+    const setCase = (v: boolean) => (ignoreCase = v);
+    for (const g of groups) {
+      for (const m of g.mods) applyModifier(rule, m, p.line, out, setCase);
+      if (g.regex && rule.pattern.type === 'literal') rule.pattern = { ...rule.pattern, type: 'regex' };
+      if (g.severity === 'warning') {
+        if (rule.kind === 'deny') rule.kind = 'warn';
+        else if (rule.kind === 'require') rule.severity = 'warning';
+      } else if (g.severity === 'error') {
+        if (rule.kind === 'warn') rule.kind = 'deny';
+        else rule.severity = 'error';
+      }
+      if (g.window) rule.window = g.window;
+      for (const u of g.include) addScope(rule, 'include', u, p.line);
+      for (const u of g.exclude) addScope(rule, 'exclude', u, p.line);
+    }
+    for (const u of ruleScopes.include) addScope(rule, 'include', u, p.line);
+    for (const u of ruleScopes.exclude) addScope(rule, 'exclude', u, p.line);
+    for (const m of mods) applyModifier(rule, m.text, m.line, out, setCase);
+    if (unscoped.has(rule)) return; // a scope modifier that could not be read: reported, not checked
+    if (ignoreCase) {
+      rule.pattern = { ...rule.pattern, ignoreCase: true };
+      if (rule.when) rule.when = { ...rule.when, ignoreCase: true };
+    }
+    if (rule.kind === 'require') {
+      if (!rule.when) return diag(out, 'rule.missing-when', "'require:' needs a trigger: add '| when: <pattern>', or write one sentence such as 'every `x(` call passes `y`'", p.line);
+      rule.window ??= { kind: 'statement' };
+    }
+    for (const sp of [rule.pattern, rule.when]) {
+      if (sp?.type !== 'regex' || !validate) continue;
+      const err = validate(sp.source, sp.ignoreCase);
+      if (err) return diag(out, 'rule.bad-regex', `invalid regex /${sp.source}/: ${err}`, p.line);
+    }
+    if (drafts.length > 1 && k > 0 && rule.id === out.rules[out.rules.length - 1]?.id) rule.id = `${rule.id}.${k + 1}`;
+    nestScopes(rule, ctx, out);
+    out.rules.push(rule);
+  });
+}
+
+/** Rules whose own scope modifier could not be read; they are dropped, never run unscoped. */
+const unscoped = new WeakSet<GuardRule>();
+
+function addScope(rule: GuardRule, polarity: 'include' | 'exclude', u: ScopeUnit, line: number): void {
+  (polarity === 'include' ? rule.include : rule.exclude).push(...u.globs);
+  (rule.scopes ??= []).push({ level: 'rule', polarity, written: u.written, globs: u.globs, line });
+}
+
+/**
+ * Scopes nest: the rule's own `in:` narrows its list's `- scope:`, which narrows the section's `Applies to:`.
+ * The innermost include becomes `include`, the wider ones `within` (the engine requires all); exclusions of
+ * every level apply. Contradictions are reported; the rule keeps every scope, so it still fires nowhere outside.
+ */
+function nestScopes(rule: GuardRule, ctx: ScopeCtx, out: AdrRules): void {
+  const sets: string[][] = [];
+  if (rule.include.length) sets.push(rule.include);
+  for (const o of ctx.includeSets) sets.push(o.flatMap((x) => x.globs));
+  rule.include = sets[0] ?? [];
+  if (sets.length > 1) rule.within = sets.slice(1);
+  rule.exclude = [...new Set([...rule.exclude, ...ctx.exclude.flatMap((o) => o.globs)])];
+  const all = [...(rule.scopes ?? []), ...ctx.includeSets.flat(), ...ctx.exclude];
+  if (all.length) rule.scopes = all;
+  const problems: string[] = [];
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      if (disjoint(sets[i], sets[j])) problems.push(`'${sets[i].join(', ')}' and '${sets[j].join(', ')}' have no file in common`);
+    }
   }
-  for (const spec of [rule.pattern, rule.when]) {
-    if (spec?.type !== 'regex' || !validate) continue;
-    const err = validate(spec.source, spec.ignoreCase);
-    if (err) return diag(out, 'rule.bad-regex', `invalid regex /${spec.source}/: ${err}`, p.line);
+  const covered = sets.find((set) => covers(rule.exclude, set));
+  if (covered) problems.push(`every file of '${covered.join(', ')}' is also excluded (${rule.exclude.join(', ')})`);
+  if (problems.length) {
+    diag(out, 'rule.contradictory-scope', `rule '${rule.text}' can never fire: ${problems.join('; ')}. It is kept with all its scopes (so it fires nowhere); fix the ADR`, rule.line);
   }
-  out.rules.push(rule);
 }
 
 const FLAGS: Record<string, (r: GuardRule, setCase: (v: boolean) => void) => void> = {
@@ -196,6 +347,9 @@ const FLAGS: Record<string, (r: GuardRule, setCase: (v: boolean) => void) => voi
   'ignore-case': (_r, c) => c(true),
   'case-insensitive': (_r, c) => c(true),
   'case-sensitive': (_r, c) => c(false),
+  regex: (r) => r.pattern.type === 'literal' && (r.pattern = { ...r.pattern, type: 'regex' }),
+  warning: (r) => (r.kind === 'deny' ? (r.kind = 'warn') : r.kind === 'require' && (r.severity = 'warning')),
+  advisory: (r) => (r.kind === 'deny' ? (r.kind = 'warn') : r.kind === 'require' && (r.severity = 'warning')),
 };
 
 function splitList(v: string): string[] {
@@ -211,7 +365,14 @@ function applyModifier(rule: GuardRule, text: string, line: number, out: AdrRule
   }
   const m = KEYED.exec(text);
   if (!m) {
+    const sc = readScopeLine(text); // a nested `- Only in `*_spec.rb` files.` under the rule
+    if (sc && !sc.unclear && sc.include.length + sc.exclude.length) {
+      for (const u of sc.include) addScope(rule, 'include', u, line);
+      for (const u of sc.exclude) addScope(rule, 'exclude', u, line);
+      return true;
+    }
     diag(out, 'rule.bad-modifier', `unknown modifier '${text}'`, line);
+    if (sc) unscoped.add(rule); // a scope we cannot read: never run the rule without it
     return false;
   }
   const key = m[1].toLowerCase();
@@ -223,13 +384,25 @@ function applyModifier(rule: GuardRule, text: string, line: number, out: AdrRule
       return true;
     case 'in':
     case 'paths':
+    case 'path':
     case 'files':
-      rule.include.push(...splitList(value));
-      return true;
+    case 'scope':
+    case 'include':
+    case 'only':
     case 'except':
     case 'exclude':
-      rule.exclude.push(...splitList(value));
-      return true;
+    case 'excludes':
+    case 'not-in':
+    case 'ignore': {
+      const polarity = ['except', 'exclude', 'excludes', 'not-in', 'ignore'].includes(key) ? 'exclude' : 'include';
+      const read = readScopeValue(value, polarity);
+      for (const u of read.include) addScope(rule, 'include', u, line);
+      for (const u of read.exclude) addScope(rule, 'exclude', u, line);
+      if (!read.unclear && read.include.length + read.exclude.length) return true;
+      diag(out, 'rule.scope-unclear', `${read.unclear ?? `'${key}:' names no path or glob`} — the rule is not checked until its scope is written as globs`, line);
+      unscoped.add(rule);
+      return false;
+    }
     case 'lang':
     case 'langs':
     case 'language': {

@@ -33,6 +33,13 @@ export interface GuardRule {
   window?: RequireWindow;
   include: string[];
   exclude: string[];
+  /**
+   * Include globs of the wider levels the rule sits under (its list's `- scope:`, the section's `Applies to:`
+   * line), innermost first: a file must also match one glob of every set. Scopes nest and only ever narrow.
+   */
+  within?: string[][];
+  /** Where each include/exclude came from (the ADR line of the `in:`, `- scope:` or `Applies to:`). */
+  scopes?: ScopeOrigin[];
   /** Canonical language ids (see languages.ts); empty = all. */
   langs: string[];
   context: MatchContext;
@@ -54,12 +61,21 @@ export interface GuardRule {
   severity?: 'error' | 'warning';
 }
 
+/** One declared scope of a rule: as written, what it expands to, and where it was declared. */
+export interface ScopeOrigin {
+  level: 'rule' | 'list' | 'section';
+  polarity: 'include' | 'exclude';
+  written: string;
+  globs: string[];
+  line: number;
+}
+
 /** How inferred rules apply: `warn` (advisory, the default), `block` (like deny) or `off` (not checked). */
 export type InferredSetting = 'warn' | 'block' | 'off';
 
 export interface GuardDiagnostic {
   code: 'rule.unknown-kind' | 'rule.empty-pattern' | 'rule.bad-regex' | 'rule.bad-modifier' | 'rule.missing-when' | 'rule.unterminated'
-    | 'rule.ambiguous' | 'rule.bad-setting';
+    | 'rule.ambiguous' | 'rule.bad-setting' | 'rule.contradictory-scope' | 'rule.scope-unclear' | 'rule.scope-matches-nothing';
   message: string;
   adrPath: string;
   line: number;

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import type { IndexDb } from '../index/db';
 import type { Tier } from '../index/tiers';
 import type { Project } from '../project';
+import { readNoteText } from '../vault/noteSources';
+import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
 import { makeSnippet } from './snippet';
 import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel } from './types';
@@ -56,7 +56,7 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
     else ranked = vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool });
   }
 
-  const hits = dress(idx, project.paths.notesRoot, ranked, query, !!opts.full).slice(0, limit);
+  const hits = dress(idx, project.paths, ranked, query, !!opts.full).slice(0, limit);
   return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, tookMs: performance.now() - t0 };
 }
 
@@ -70,7 +70,7 @@ function fromChannel(hits: ChannelHit[], channel: 'bm25' | 'vector'): RankedDoc[
 }
 
 /** Loads what the caller sees for each candidate and applies the superseded demotion. */
-function dress(idx: IndexDb, notesRoot: string, ranked: RankedDoc[], query: string, full: boolean): RecallHit[] {
+function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: string, full: boolean): RecallHit[] {
   if (!ranked.length) return [];
   const ids = ranked.map((r) => r.docId);
   const marks = ids.map(() => '?').join(',');
@@ -106,15 +106,16 @@ function dress(idx: IndexDb, notesRoot: string, ranked: RankedDoc[], query: stri
       linksOut: Number(d.links_out),
       superseded,
       explain: r.explain,
-      markdown: full ? readNote(notesRoot, path) : undefined,
+      markdown: full ? readNote(paths, path) : undefined,
     });
   }
   return hits.sort((a, b) => b.score - a.score);
 }
 
-function readNote(notesRoot: string, path: string): string {
+function readNote(paths: VaultPaths, path: string): string {
   try {
-    return readFileSync(join(notesRoot, path), 'utf8');
+    // Vault and project ADR paths alike, never through a symlink leading outside, never blocking on a FIFO.
+    return readNoteText(paths, path);
   } catch (err) {
     return `(note could not be read: ${(err as Error).message})`;
   }
