@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { K0Error } from '../errors';
@@ -54,6 +54,12 @@ export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
     sleep(delay);
     delay = Math.min(delay * 2, 50);
   }
+}
+
+/** Removes the flush lock when its holder is gone (killed); a live holder's lock is left alone. Never waits. */
+export function clearStaleFlushLock(k0Dir: string): void {
+  const dir = join(k0Dir, 'flush.lock');
+  if (existsSync(dir) && isStale(dir)) breakLock(dir);
 }
 
 /**

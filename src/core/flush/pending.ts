@@ -12,12 +12,17 @@ export function hasPendingFlush(k0Dir: string): boolean {
   return existsSync(join(k0Dir, JOURNAL_FILE)) || existsSync(join(k0Dir, JOURNAL_TEMP));
 }
 
+/** Also true while a flush lock exists (held now, or left by a killed flush: then it is cleared). */
+function needsLook(k0Dir: string): boolean {
+  return hasPendingFlush(k0Dir) || existsSync(join(k0Dir, 'flush.lock'));
+}
+
 /**
  * For adapters and hosts: finishes an interrupted flush before the vault is read, reporting what happened through
  * `log`. Loads the flush engine only when something is pending.
  */
 export async function recoverIfPending(paths: { k0Dir: string; notesRoot: string }, log?: (level: 'warn', msg: string) => void): Promise<void> {
-  if (!hasPendingFlush(paths.k0Dir)) return;
+  if (!needsLook(paths.k0Dir)) return;
   const { recoverPendingFlush, describeRecovery } = await import('./recover');
   const line = describeRecovery(recoverPendingFlush(paths as import('../vault/paths').VaultPaths));
   if (line) log?.('warn', line);

@@ -5,7 +5,7 @@ import { sweepStaleTemps } from '../fsutil/atomicWrite';
 import { faultPoint } from '../fsutil/fault';
 import type { VaultPaths } from '../vault/paths';
 import { hasPendingJournal, JOURNAL_TEMP, journalPath, readJournal, removeJournal, RollForwardConflict, rollBackOp, rollForwardOp, targetOf, tempOf, writeJournal, type FlushJournal } from './journal';
-import { acquireFlushLock } from './lock';
+import { acquireFlushLock, clearStaleFlushLock } from './lock';
 
 export interface RecoveryReport {
   /** What the interrupted flush became: finished, undone, or nothing was pending. */
@@ -24,6 +24,7 @@ const NONE: RecoveryReport = { action: 'none', paths: [], warnings: [] };
  * now (the lock is held by a live flush, which will finish its own journal) is left for the next call.
  */
 export function recoverPendingFlush(paths: VaultPaths, opts: { env?: NodeJS.ProcessEnv; lockTimeoutMs?: number } = {}): RecoveryReport {
+  clearStaleFlushLock(paths.k0Dir);
   if (!hasPendingJournal(paths.k0Dir)) return NONE;
   let lock;
   try {

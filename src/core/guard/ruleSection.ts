@@ -1,0 +1,216 @@
+import type { AdrSource } from './adrSource';
+import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
+import type { RuleKind } from './types';
+
+/**
+ * Walks one rules section into its structure: blocks (split at sub-headings), lists of rule items, the list
+ * items that scope a whole list (`- scope:`, `- exclude:`, `- Only in `x` files.`), and the section lines that
+ * scope the lists (`Applies to: …`). Compiling the rules is ruleParser's job; this file only says what is where.
+ */
+
+const ITEM = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
+const KEYED = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const KINDS = new Set(['deny', 'warn', 'require']);
+const INCLUDE_KEYS = new Set(['scope', 'scopes', 'paths', 'path', 'files', 'file', 'in', 'include', 'includes', 'only', 'applies-to', 'only-in', 'globs']);
+const EXCLUDE_KEYS = new Set(['exclude', 'excludes', 'except', 'exceptions', 'not-in', 'ignore', 'ignores', 'skip', 'excluding']);
+
+export interface PendingRule {
+  line: number;
+  indent: number;
+  kind: RuleKind;
+  rest: string;
+  /** 1-based position among the ADR's rule items, so default ids stay stable when a sibling is malformed. */
+  ordinal: number;
+  modifiers: { text: string; line: number; indent: number; collecting?: boolean }[];
+}
+
+export interface ScopeDecl {
+  line: number;
+  level: 'list' | 'section';
+  polarity: 'include' | 'exclude';
+  written: string;
+  include: ScopeUnit[];
+  exclude: ScopeUnit[];
+  unclear?: string;
+  /** Values still to read (a `- paths:` item's nested globs, the list after "Applies to:"). */
+  extra: string[];
+  /** Set when the declaration expects values from the following items. */
+  open?: boolean;
+}
+
+export interface RuleList {
+  rules: PendingRule[];
+  scopes: ScopeDecl[];
+}
+
+export interface RuleBlock {
+  lists: RuleList[];
+  /** Section lines with the number of lists that started before them. */
+  lines: { pos: number; decl: ScopeDecl }[];
+}
+
+export type DiagFn = (code: 'rule.unknown-kind', message: string, line: number) => void;
+
+export function isRuleKind(body: string): RuleKind | undefined {
+  const k = KEYED.exec(body);
+  const w = k?.[1].toLowerCase();
+  return w && KINDS.has(w) ? (w as RuleKind) : undefined;
+}
+
+/** A list item that scopes its list: `scope: …`, `exclude: …`, or a scope sentence ("Only in `x` files."). */
+export function listScope(body: string, line: number): ScopeDecl | undefined {
+  const k = KEYED.exec(body);
+  const key = k?.[1].toLowerCase();
+  if (k && key && (INCLUDE_KEYS.has(key) || EXCLUDE_KEYS.has(key))) {
+    const polarity = INCLUDE_KEYS.has(key) ? 'include' : 'exclude';
+    const decl: ScopeDecl = { line, level: 'list', polarity, written: body, include: [], exclude: [], extra: [] };
+    if (!k[2].trim()) decl.open = true;
+    else decl.extra.push(k[2]);
+    return decl;
+  }
+  const s = readScopeLine(body);
+  if (!s) return undefined;
+  return { line, level: 'list', polarity: s.polarity, written: body, include: s.include, exclude: s.exclude, unclear: s.unclear, extra: [], open: s.awaitsList };
+}
+
+/** Reads the values collected for a declaration; called once the section has been walked. */
+export function finishDecl(d: ScopeDecl): void {
+  if (d.extra.length) {
+    const r = readScopeValue(d.extra.join(', '), d.polarity);
+    d.include.push(...r.include);
+    d.exclude.push(...r.exclude);
+    if (r.unclear) d.unclear = d.unclear ? `${d.unclear}; ${r.unclear}` : r.unclear;
+    d.extra = [];
+  }
+  if (!d.include.length && !d.exclude.length && !d.unclear) d.unclear = `scope '${d.written}' names no path or glob`;
+}
+
+/** Sentences of a paragraph line, so "Applies to `src/**`. Generated code is exempt." reads as two. */
+function sentences(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const seg of segments(line)) {
+    if (seg.code) {
+      cur += '`' + seg.text + '`';
+      continue;
+    }
+    const bits = seg.text.split(/(?<=[.!?])\s+(?=[A-Z*_])/);
+    cur += bits[0];
+    for (const b of bits.slice(1)) {
+      out.push(cur);
+      cur = b;
+    }
+  }
+  out.push(cur);
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+export function walkSection(note: AdrSource, from: number, to: number, counter: { n: number }, diag: DiagFn): RuleBlock[] {
+  let block: RuleBlock = { lists: [], lines: [] };
+  const blocks = [block];
+  let list: RuleList | undefined;
+  type Last = { kind: 'rule'; p: PendingRule } | { kind: 'scope'; d: ScopeDecl; indent: number };
+  let last: Last | undefined;
+  let awaiting: ScopeDecl | undefined;
+  let prevBlank = false;
+  for (let fileLine = from; fileLine <= to; fileLine++) {
+    if (note.codeLines.has(fileLine)) continue; // fenced examples are never rules, scopes or continuations
+    const raw = note.lines[fileLine - note.bodyStartLine];
+    if (raw === undefined) break;
+    if (HEADING.test(raw)) {
+      block = { lists: [], lines: [] };
+      blocks.push(block);
+      list = undefined;
+      last = undefined;
+      awaiting = undefined;
+      continue;
+    }
+    if (!raw.trim()) {
+      prevBlank = true;
+      continue;
+    }
+    const blank = prevBlank;
+    prevBlank = false;
+    const m = ITEM.exec(raw);
+    if (!m) {
+      const indent = /^\s*/.exec(raw)![0].replace(/\t/g, '    ').length;
+      if (last && !blank && indent >= 2) {
+        // A wrapped item: the text continues the item (a long sentence require, a long `because:`).
+        if (last.kind === 'rule') {
+          const mod = last.p.modifiers[last.p.modifiers.length - 1];
+          if (mod) mod.text += ' ' + raw.trim();
+          else last.p.rest += ' ' + raw.trim();
+        } else last.d.extra.push(raw.trim());
+        continue;
+      }
+      list = undefined;
+      last = undefined;
+      awaiting = undefined;
+      for (const sentence of sentences(raw)) {
+        const s = readScopeLine(sentence);
+        if (!s) continue;
+        const decl: ScopeDecl = { line: fileLine, level: 'section', polarity: s.polarity, written: sentence, include: s.include, exclude: s.exclude, unclear: s.unclear, extra: [], open: s.awaitsList };
+        block.lines.push({ pos: block.lists.length, decl });
+        if (decl.open) awaiting = decl;
+      }
+      continue;
+    }
+    const indent = m[1].replace(/\t/g, '    ').length;
+    const body = m[2].trim();
+    if (!list) {
+      list = { rules: [], scopes: [] };
+      block.lists.push(list);
+      // "Applies to:" followed by a list of globs: those items are its values, not rules.
+      if (awaiting && !isRuleKind(body)) {
+        awaiting.extra.push(body);
+        list = undefined;
+        block.lists.pop();
+        continue;
+      }
+    } else if (awaiting && !list.rules.length && !list.scopes.length && !isRuleKind(body)) {
+      awaiting.extra.push(body);
+      continue;
+    }
+    if (awaiting) {
+      // The glob list ended: re-attach the list that follows as an ordinary list.
+      awaiting = undefined;
+    }
+    const kind = isRuleKind(body);
+    if (last?.kind === 'rule' && indent > last.p.indent && !kind) {
+      const mods = last.p.modifiers;
+      const prev = mods[mods.length - 1];
+      if (prev && indent > prev.indent && (prev.collecting || /:\s*$/.test(prev.text))) {
+        // `- in:` followed by deeper items: the items are its values.
+        prev.text += (prev.collecting ? ', ' : ' ') + body;
+        prev.collecting = true;
+      } else mods.push({ text: body, line: fileLine, indent });
+      continue;
+    }
+    if (last?.kind === 'scope' && indent > last.indent && !kind) {
+      last.d.extra.push(body);
+      continue;
+    }
+    if (kind) {
+      const p: PendingRule = { line: fileLine, indent, kind, rest: KEYED.exec(body)![2], ordinal: ++counter.n, modifiers: [] };
+      list.rules.push(p);
+      last = { kind: 'rule', p };
+      continue;
+    }
+    const decl = listScope(body, fileLine);
+    if (decl) {
+      list.scopes.push(decl);
+      last = { kind: 'scope', d: decl, indent };
+      continue;
+    }
+    last = undefined;
+    // `word: …` reads as a rule attempt; `https://…` or `12:30` do not.
+    const keyed = KEYED.exec(body);
+    if (keyed && /^[A-Za-z][\w-]*\s*:(\s|$)/.test(body)) diag('rule.unknown-kind', `unknown rule kind '${keyed[1]}' (expected deny, warn or require)`, fileLine);
+  }
+  for (const b of blocks) {
+    for (const l of b.lines) finishDecl(l.decl);
+    for (const li of b.lists) for (const d of li.scopes) finishDecl(d);
+  }
+  return blocks;
+}
