@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConsoleService } from '../../../src/core/console/service';
 import { dispatchClientMessage, type DispatchContext } from '../../../src/core/console/dispatch';
 import { offloadLog } from '../../../src/core/offload';
-import { ProjectSession } from '../../../src/core/projectSession';
+import { ProjectHost } from '../../../src/core/host';
 import { parseHostMessage, type HostMessage } from '../../../src/shared/protocol';
 import { ensureBundledModel } from '../embed/helpers';
 import { tempVault } from '../../helpers/tempVault';
@@ -20,7 +21,7 @@ const NOTES = {
 async function withConsole(fn: (ctx: DispatchContext, v: ReturnType<typeof tempVault>, logs: string[]) => Promise<void>) {
   const v = tempVault(NOTES);
   const logs: string[] = [];
-  const session = new ProjectSession({ vault: v.root, cwd: v.root, env: { K0MARU_MODEL: ensureBundledModel() }, log: () => {} });
+  const session = new ProjectHost({ vault: v.root, cwd: v.root, env: { K0MARU_MODEL: ensureBundledModel() }, log: () => {} });
   const ctx: DispatchContext = {
     service: createConsoleService({ project: () => session.fresh(), vectors: (ms) => session.vectors(ms) }),
     hello: { host: 'browser', version: 'test', vaultName: 'v', layout: 'page' },
@@ -97,9 +98,10 @@ test('console requests: notes, offloads and log windows; bad input answers with 
     assert.ok(invalid.kind === 'response' && invalid.id === 4, 'an invalid request keeps its id so the page can fail the right call');
     assert.ok(logs.some((l) => l.startsWith('warn: console: rejected a message')));
 
-    // A symlinked "note" pointing outside the vault is refused even though the scanner may index it.
-    writeFileSync(join(v.root, 'secret.md'), '# secret\n');
-    symlinkSync(join(v.root, 'secret.md'), join(v.notes, 'link.md'));
+    // A symlinked "note" pointing outside the project is refused (the walker's policy: src/core/vault/noteFiles.ts).
+    const outside = mkdtempSync(join(tmpdir(), 'k0-outside-'));
+    writeFileSync(join(outside, 'secret.md'), '# secret\n');
+    symlinkSync(join(outside, 'secret.md'), join(v.notes, 'link.md'));
     const linked = await ask(ctx, { kind: 'request', id: 11, request: { method: 'openNote', params: { path: 'link.md' } } });
     assert.ok(linked.kind === 'response' && !linked.ok);
     assert.match(linked.error.code, /PATH_OUTSIDE_VAULT|NOTE_NOT_FOUND/);
