@@ -1,21 +1,29 @@
 import { Database, SQLite3Error } from 'node-sqlite3-wasm';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
+import { asideName, headerLooksSound, pruneAsideCopies, secureIndexFiles } from './indexFiles';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
 export type Logger = (level: 'info' | 'warn' | 'error', message: string) => void;
+type Params = unknown[] | undefined;
 
 /**
  * node-sqlite3-wasm locks with an exclusive `<db>.lock` directory for any access (reads included) and has no
  * WAL, so every other process sees SQLITE_BUSY while one holds it. We keep transactions short (the scanner commits
- * in batches) and retry with back-off. A `.lock` directory older than STALE_LOCK_MS was left by a killed process:
+ * in batches) and retry with back-off — every access, not only writes: a schema `exec` or a `prepare` reads the
+ * schema and can meet the lock too. A `.lock` directory older than STALE_LOCK_MS was left by a killed process:
  * no live writer holds the lock that long, so it is removed.
  */
 const STALE_LOCK_MS = 15_000;
 const KEEP_ACROSS_SCHEMAS = new Set(['vectors', 'vector_models']);
-const MAX_WAIT_MS = 20_000;
+const DEFAULT_BUSY_TIMEOUT_MS = 20_000;
+/**
+ * Longest sleep between attempts. Short on purpose: a writer that holds the lock 300 ms out of every 315 ms leaves
+ * 15 ms windows, and a waiter that sleeps longer than a window keeps missing them. An attempt costs one mkdir.
+ */
+const MAX_BACKOFF_MS = 8;
 
 const sleepBuf = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
@@ -23,49 +31,113 @@ function sleepSync(ms: number): void {
 }
 
 function isBusy(err: unknown): boolean {
-  return err instanceof SQLite3Error && /locked|busy/i.test(err.message);
+  return err instanceof SQLite3Error && /database is locked|database is busy|SQLITE_BUSY/i.test(err.message);
 }
 function isCorrupt(err: unknown): boolean {
   return err instanceof SQLite3Error && /not a database|malformed|corrupt|disk image/i.test(err.message);
 }
+function isIoFailure(err: unknown): boolean {
+  return err instanceof SQLite3Error && /disk I\/O|database or disk is full|readonly|unable to open/i.test(err.message);
+}
 
+export interface IndexOpenOptions {
+  /** How long one access waits for another process's lock before INDEX_BUSY (default 20 s). */
+  busyTimeoutMs?: number;
+  /** Run `PRAGMA quick_check` on open even when the header looks sound (long-lived hosts can afford it once). */
+  quickCheck?: boolean;
+}
+
+/** A prepared statement whose calls retry like the rest of IndexDb (outside a transaction; inside one the lock is held). */
+export interface IndexStatement {
+  run(params?: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(params?: unknown[]): Row | null;
+  all(params?: unknown[]): Row[];
+  finalize(): void;
+}
+
+/**
+ * The one door to the index file: every query, statement and transaction goes through `retry`, which waits out
+ * other processes' locks (INDEX_BUSY when it outlasts the budget) and turns SQLITE_CORRUPT / SQLITE_NOTADB into a
+ * heal — the file is moved aside and an empty index takes its place, refilled from the Markdown by the next scan.
+ */
 export class IndexDb {
+  private db!: Database;
+  /** > 0 while `write()` runs its callback: this process holds the lock, so inner calls do not retry on their own. */
+  private depth = 0;
+  private readonly statements = new Set<{ finalized: boolean; stmt: ReturnType<Database['prepare']> }>();
+  private readonly busyTimeoutMs: number;
+  /** While opening, corruption is handled by connect() itself (move aside once, reopen), not by heal(). */
+  private connecting = false;
+  /** How many times this handle found the file corrupt and replaced it (status, tests). */
+  rebuilds = 0;
+
   private constructor(
     readonly path: string,
-    private db: Database,
     readonly log: Logger,
-  ) {}
+    opts: IndexOpenOptions,
+  ) {
+    this.busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  }
 
   /**
-   * Opens (or creates) the index. A corrupt file or one with another schema version is moved aside and rebuilt
-   * from the Markdown by the next scan, with a warning: the index is a cache, Markdown is the source of truth.
+   * Opens (or creates) the index. Index files that are not plain files are moved aside unfollowed; a corrupt file,
+   * an emptied one or one with another schema version is replaced and rebuilt from the Markdown by the next scan,
+   * with a warning: the index is a cache, Markdown is the source of truth.
    */
-  static open(path: string, log: Logger = () => {}): IndexDb {
+  static open(path: string, log: Logger = () => {}, opts: IndexOpenOptions = {}): IndexDb {
     mkdirSync(dirname(path), { recursive: true });
+    const idx = new IndexDb(path, log, opts);
+    idx.connect(opts.quickCheck ?? false);
+    return idx;
+  }
+
+  private connect(quickCheck: boolean): void {
+    this.connecting = true;
+    try {
+      this.connectOnce(quickCheck);
+    } finally {
+      this.connecting = false;
+    }
+  }
+
+  private connectOnce(quickCheck: boolean): void {
+    for (const line of secureIndexFiles(this.path).moved) this.log('warn', `index: ${line}`);
+    const header = headerLooksSound(this.path);
+    if (existsSync(this.path) && lstatSync(this.path).size === 0) {
+      this.log('warn', `index ${this.path} was empty (truncated to zero bytes); rebuilding it from Markdown`);
+    }
     for (let attempt = 0; ; attempt++) {
-      let db: Database | undefined;
       try {
-        db = new Database(path);
-        const idx = new IndexDb(path, db, log);
-        idx.ensureSchema();
-        return idx;
+        this.db = new Database(this.path);
+        if (!header.ok || quickCheck) this.quickCheck(header.ok ? 'checked on open' : header.reason);
+        this.ensureSchema();
+        return;
       } catch (err) {
-        try {
-          db?.close();
-        } catch {
-          /* already broken */
-        }
-        if (attempt === 0 && (isCorrupt(err) || (isK0Error(err) && err.code === 'INDEX_CORRUPT'))) {
-          const aside = `${path}.corrupt-${Date.now()}`;
-          log('warn', `index ${path} is unreadable (${(err as Error).message}); moved to ${aside} and rebuilding from Markdown`);
-          renameSync(path, aside);
-          rmSync(`${path}-journal`, { force: true });
+        this.closeHandle();
+        const corrupt = isCorrupt(err) || (isK0Error(err) && err.code === 'INDEX_CORRUPT' && err.data?.check === 'quick_check');
+        if (attempt === 0 && corrupt) {
+          const aside = this.moveAside();
+          this.log('warn', `index ${this.path} is unreadable (${(err as Error).message}); moved to ${aside} and rebuilding from Markdown`);
           continue;
         }
         if (isK0Error(err)) throw err;
-        throw new K0Error('INDEX_CORRUPT', `cannot open index ${path}: ${(err as Error).message}`);
+        if (isIoFailure(err)) throw new K0Error('IO_ERROR', `cannot open index ${this.path}: ${(err as Error).message}`);
+        throw new K0Error('INDEX_CORRUPT', `cannot open index ${this.path}: ${(err as Error).message}`);
       }
     }
+  }
+
+  /** Throws INDEX_CORRUPT (data.check = 'quick_check') unless SQLite's quick_check passes. */
+  private quickCheck(why: string): void {
+    let problems: string[];
+    try {
+      const rows = this.retry(() => this.db.all('PRAGMA quick_check(5)') as Row[]);
+      problems = rows.map((r) => String(Object.values(r)[0])).filter((s) => s !== 'ok');
+    } catch (err) {
+      if (!isCorrupt(err)) throw err;
+      problems = [(err as Error).message];
+    }
+    if (problems.length) throw new K0Error('INDEX_CORRUPT', `quick_check (${why}): ${problems.join('; ')}`, { check: 'quick_check' });
   }
 
   private ensureSchema(): void {
@@ -93,11 +165,15 @@ export class IndexDb {
     });
   }
 
-  /** Runs `fn` inside a write transaction (BEGIN IMMEDIATE … COMMIT), retrying while another process holds the lock. */
+  /**
+   * Runs `fn` inside a write transaction (BEGIN IMMEDIATE … COMMIT), retrying while another process holds the lock.
+   * Nested calls join the transaction already open.
+   */
   write<T>(fn: () => T, transaction = true): T {
+    if (this.depth > 0 || !transaction) return this.retry(fn);
     return this.retry(() => {
-      if (!transaction) return fn();
       this.db.exec('BEGIN IMMEDIATE');
+      this.depth++;
       try {
         const out = fn();
         this.db.exec('COMMIT');
@@ -109,58 +185,143 @@ export class IndexDb {
           /* the original error matters more */
         }
         throw err;
+      } finally {
+        this.depth--;
       }
     });
   }
 
-  all(sql: string, params?: unknown[]): Row[] {
+  all(sql: string, params?: Params): Row[] {
     return this.retry(() => this.db.all(sql, params as never) as Row[]);
   }
 
-  get(sql: string, params?: unknown[]): Row | null {
+  get(sql: string, params?: Params): Row | null {
     return this.retry(() => this.db.get(sql, params as never) as Row | null);
   }
 
-  /** For use inside `write()` only: no retry of its own (the transaction retries as a whole). */
-  run(sql: string, params?: unknown[]): { changes: number; lastInsertRowid: number | bigint } {
-    return this.db.run(sql, params as never);
-  }
-
-  /** Prepared statement for hot loops inside `write()`; the caller must finalize it. */
-  prepare(sql: string) {
-    return this.db.prepare(sql);
+  run(sql: string, params?: Params): { changes: number; lastInsertRowid: number | bigint } {
+    return this.retry(() => this.db.run(sql, params as never));
   }
 
   exec(sql: string): void {
-    this.db.exec(sql);
+    this.retry(() => this.db.exec(sql));
   }
 
+  /** Prepared statement for hot loops (usually inside `write()`); the caller must finalize it. */
+  prepare(sql: string): IndexStatement {
+    const entry = { finalized: false, stmt: this.retry(() => this.db.prepare(sql)) };
+    this.statements.add(entry);
+    const live = () => {
+      if (entry.finalized) throw new K0Error('INDEX_CORRUPT', `index ${this.path} was replaced while a statement was in use`);
+      return entry.stmt;
+    };
+    // After a step failed (SQLITE_BUSY), SQLite's reset reports that failure once more, and node-sqlite3-wasm turns
+    // it into "Could not reset statement": that reset did clear it, so the call is simply made again.
+    const call = <T>(f: (s: ReturnType<Database['prepare']>) => T): T =>
+      this.retry(() => {
+        try {
+          return f(live());
+        } catch (err) {
+          if (err instanceof SQLite3Error && /could not reset statement/i.test(err.message)) return f(live());
+          throw err;
+        }
+      });
+    return {
+      run: (params) => call((s) => s.run(params as never)),
+      get: (params) => call((s) => s.get(params as never) as Row | null),
+      all: (params) => call((s) => s.all(params as never) as Row[]),
+      finalize: () => {
+        if (entry.finalized) return;
+        entry.finalized = true;
+        this.statements.delete(entry);
+        entry.stmt.finalize();
+      },
+    };
+  }
+
+  /**
+   * Every access lands here. Inside a transaction the lock is ours: errors go straight up so the transaction
+   * rolls back and retries (or heals) as a whole.
+   */
   private retry<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
     const start = Date.now();
-    let delay = 2;
+    let delay = 1;
     for (;;) {
       try {
         return fn();
       } catch (err) {
-        if (!isBusy(err)) {
-          if (isCorrupt(err)) throw new K0Error('INDEX_CORRUPT', `index ${this.path} is corrupt: ${(err as Error).message}`);
-          throw err;
-        }
+        if (!isBusy(err)) throw this.connecting ? err : this.classify(err);
         if (this.recoverStaleLock()) continue;
-        if (Date.now() - start > MAX_WAIT_MS) {
-          throw new K0Error('INDEX_BUSY', `index ${this.path} stayed locked by another process for ${MAX_WAIT_MS} ms`);
+        const waited = Date.now() - start;
+        if (waited > this.busyTimeoutMs) {
+          throw new K0Error('INDEX_BUSY', `index ${this.path} stayed locked by another process for ${waited} ms`, { waitedMs: waited });
         }
-        sleepSync(delay + Math.random() * delay);
-        delay = Math.min(delay * 2, 100);
+        sleepSync(delay * (0.5 + Math.random()));
+        delay = Math.min(delay * 2, MAX_BACKOFF_MS);
       }
+    }
+  }
+
+  /** Gives a raw SQLite error its code; a corrupt file is replaced on the spot so the next scan can refill it. */
+  private classify(err: unknown): unknown {
+    if (isK0Error(err) || !(err instanceof SQLite3Error)) return err;
+    if (isCorrupt(err)) return this.heal((err as Error).message);
+    if (isIoFailure(err)) return new K0Error('IO_ERROR', `index ${this.path}: ${err.message}`);
+    return err;
+  }
+
+  private heal(reason: string): K0Error {
+    this.closeHandle();
+    const aside = this.moveAside();
+    this.rebuilds++;
+    this.connect(false);
+    // A scanner that warmed its map from the old file must notice that this is another index.
+    this.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)", [String(Date.now())]);
+    const message = `index ${this.path} is corrupt (${reason}); moved to ${aside} and replaced by an empty index that the next scan refills from Markdown`;
+    this.log('warn', message);
+    return new K0Error('INDEX_CORRUPT', message, { rebuilt: true, movedTo: aside });
+  }
+
+  /** Moves the database aside (and drops its journal, which belongs to the old file); returns where it went. */
+  private moveAside(): string {
+    const aside = asideName(this.path, Date.now());
+    try {
+      renameSync(this.path, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    // secureIndexFiles checked the journal is a plain file: removing it cannot reach outside .k0maru/.
+    if (!lstatOrNull(`${this.path}-journal`)?.isSymbolicLink()) rmSync(`${this.path}-journal`, { force: true });
+    pruneAsideCopies(this.path);
+    return aside;
+  }
+
+  private closeHandle(): void {
+    for (const s of this.statements) {
+      s.finalized = true;
+      try {
+        s.stmt.finalize();
+      } catch {
+        /* the handle is going away */
+      }
+    }
+    this.statements.clear();
+    try {
+      if (this.db?.isOpen) this.db.close();
+    } catch {
+      /* already broken */
     }
   }
 
   private recoverStaleLock(): boolean {
     const lock = `${this.path}.lock`;
     try {
-      const age = Date.now() - statSync(lock).mtimeMs;
+      const st = lstatSync(lock);
+      const age = Date.now() - st.mtimeMs;
       if (age < STALE_LOCK_MS) return false;
+      // Only ever a real directory (secureIndexFiles moved anything else aside): rmSync never follows a link here.
+      if (!st.isDirectory()) return false;
       rmSync(lock, { recursive: true, force: true });
       this.log('warn', `removed a stale index lock left by a killed process (${Math.round(age / 1000)} s old)`);
       return true;
@@ -173,17 +334,25 @@ export class IndexDb {
   fileStamp(): string {
     try {
       const st = statSync(this.path, { bigint: true });
-      return `${st.mtimeNs}:${st.size}`;
+      return `${st.ino}:${st.mtimeNs}:${st.size}`;
     } catch {
       return '';
     }
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    this.closeHandle();
   }
 
   static exists(path: string): boolean {
     return existsSync(path);
+  }
+}
+
+function lstatOrNull(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
   }
 }
