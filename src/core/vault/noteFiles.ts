@@ -133,6 +133,8 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
       skipped.push({ path: dir.rel || '.', reason: `unreadable folder (${errCode(err)})` });
       continue;
     }
+    // Sorted, so which of two symlinks to one folder is walked (and which reported) never depends on readdir order.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const name = e.name;
       const rel = dir.rel ? `${dir.rel}/${name}` : name;
