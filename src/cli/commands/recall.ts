@@ -1,8 +1,8 @@
 import { K0Error } from '../../core/errors';
 import { withProject } from '../../core/project';
-import { recall } from '../../core/search/recall';
+import { recallWithVectors, type VectorSource } from '../../core/host/recallPolicy';
 import { parseFusion } from '../../core/search/fusion';
-import { openVectorChannel } from '../../core/embed/channel';
+import { openVectorChannel, type VectorChannelHandle } from '../../core/embed/channel';
 import type { RecallMode } from '../../core/search/types';
 import { renderFull, renderWire } from '../../core/search/wire';
 import { EXIT, writeJson, writeLine, type Command } from '../command';
@@ -27,15 +27,20 @@ export const recallCommand: Command = {
     const mode = (values.mode as RecallMode | undefined) ?? 'hybrid';
     return withProject({ vault, cwd: io.cwd, env: io.env }, async (project) => {
       const fusion = parseFusion(values.fusion as string | undefined);
-      // The vector channel embeds what is missing within a time budget, then answers (BM25 if it cannot).
-      const vec = mode === 'bm25' ? {} : await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion });
+      // A one-shot host: the channel (its worker) lives for this command only. The mode / BM25-fallback / warning
+      // policy is the one the MCP server, the console and the editor answer with (recallWithVectors).
+      let opened: VectorChannelHandle | undefined;
+      const source: VectorSource = async () => {
+        const v = await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion });
+        opened = v.channel;
+        return v;
+      };
       let result;
       try {
-        result = await recall(project, query, { limit, mode, full: !!values.full, vectors: vec.channel });
+        result = await recallWithVectors(project, query, { limit, mode, full: !!values.full }, source);
       } finally {
-        await vec.channel?.dispose();
+        await opened?.dispose();
       }
-      if (vec.warning) result.warnings.unshift(vec.warning);
       if (values.explain) {
         writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...h.explain })) });
         return EXIT.OK;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { K0Error } from '../../core/errors';
 import type { Logger } from '../../core/index/db';
-import { ProjectSession } from '../../core/projectSession';
+import { ProjectHost } from '../../core/host';
 import { createConsoleService, type ConsolePorts } from '../../core/console/service';
 import { dispatchClientMessage, type DispatchContext } from '../../core/console/dispatch';
 import type { VaultPaths } from '../../core/vault/paths';
@@ -22,6 +22,9 @@ import { EventHub } from './events';
  * The protocol itself (validation, handlers, errors) lives in src/core/console; this file is transport only.
  */
 export const MAX_RPC_BYTES = 1024 * 1024;
+/** One background embedding step: short, so a search queued behind it waits at most this long. */
+export const BACKGROUND_EMBED_STEP_MS = 800;
+
 /** Loopback only, never 0.0.0.0 or ::. */
 export const BIND_HOST = '127.0.0.1';
 
@@ -59,9 +62,19 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   const { paths, log } = opts;
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new K0Error('INVALID_ARGUMENT', `port must be an integer from 0 to 65535, got ${opts.port}`);
   const assetsDir = opts.assetsDir ?? locateAssetsDir();
-  const session = new ProjectSession({ vault: paths.projectRoot, cwd: paths.projectRoot, env: opts.env ?? process.env, log });
   let events: EventHub | undefined;
-  const ports = sessionPorts(session, { log, onVectorsReady: () => events?.broadcast('vaultChanged') });
+  // The one long-lived host. Unlike a one-shot MCP call the console stays up and a person watches it: once a
+  // hybrid search leaves passages without vectors it keeps embedding them in the background and tells the pages
+  // when the vault is covered, so the vector column fills in without searching again and again.
+  const host = new ProjectHost({
+    paths,
+    env: opts.env ?? process.env,
+    log,
+    backgroundFill: { stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: () => events?.broadcast('vaultChanged') },
+  });
+  // Pages send several requests at once: they share the host's single-flight scans (each still sees a scan that
+  // started after it asked), never two scans racing over one index.
+  const ports: ConsolePorts = { project: () => host.fresh({ reason: 'console' }), vectors: (budgetMs) => host.vectors(budgetMs) };
   const ctx: DispatchContext = {
     service: createConsoleService(ports),
     hello: { host: 'browser', version: opts.version, vaultName: basename(paths.projectRoot), layout: 'page' },
@@ -159,34 +172,9 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await session.close();
+        await host.close();
       })();
       return closing;
-    },
-  };
-}
-
-/** One background embedding step: short, so a search queued behind it waits at most this long. */
-export const BACKGROUND_EMBED_STEP_MS = 800;
-
-/**
- * The ports the console core needs, over the one long-lived ProjectSession. Pages send several requests at
- * once; they share one incremental scan rather than racing two over the same index (the vector session queues
- * its own catch-ups). Unlike a one-shot MCP call, the console stays up: once a hybrid search leaves passages
- * without vectors it keeps embedding them in the background and tells the pages when the vault is covered, so the
- * vector column fills in without searching again and again.
- */
-function sessionPorts(session: ProjectSession, opts: { log: Logger; onVectorsReady(): void }): ConsolePorts {
-  let scanning: ReturnType<ProjectSession['fresh']> | undefined;
-  return {
-    project() {
-      scanning ??= session.fresh().finally(() => (scanning = undefined));
-      return scanning;
-    },
-    async vectors(budgetMs) {
-      const r = await session.vectors(budgetMs);
-      session.fillVectorsInBackground({ stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: opts.onVectorsReady, log: opts.log });
-      return r;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ParamsOf, SearchResult } from '../../shared/protocol';
 import type { Project } from '../project';
 import { fuse, indexGraph, parseFusion, type FusionOptions } from '../search/fusion';
-import { recall } from '../search/recall';
+import { recallWithVectors, type VectorSource } from '../host/recallPolicy';
 import type { VectorChannel } from '../search/types';
 
 /** Says what a fusion preset computes, for the debugger's status line (the fused column means this). */
@@ -21,30 +21,25 @@ export function describeFusion(f: FusionOptions): string {
 }
 
 /**
- * Recall with every per-channel figure, under the fusion the debugger asked for. The channel's own fusion is
- * replaced for this call only, so comparing presets never changes what agents get.
+ * Recall with every per-channel figure, under the fusion the debugger asked for, and under the one recall policy
+ * (recallWithVectors: BM25 with the host's reason until a model loads). The channel's own fusion is replaced for
+ * this call only, so comparing presets never changes what agents get.
  */
-export async function searchForConsole(
-  project: Project,
-  p: ParamsOf<'search'>,
-  vec: { channel?: VectorChannel; warning?: string },
-): Promise<SearchResult> {
+export async function searchForConsole(project: Project, p: ParamsOf<'search'>, vectors: VectorSource, budgetMs: number): Promise<SearchResult> {
   const fusion = parseFusion(p.fusion);
   const graph = indexGraph(project.index);
-  const channel: VectorChannel | undefined = vec.channel && {
-    search: (q, pool) => vec.channel!.search(q, pool),
-    pending: () => vec.channel!.pending(),
+  const adaptChannel = (c: VectorChannel): VectorChannel => ({
+    search: (q, pool) => c.search(q, pool),
+    pending: () => c.pending(),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
-  };
-  const r = await recall(project, p.query, { limit: p.limit, mode: p.mode, vectors: channel });
-  // Without a model recall says "vector channel unavailable"; the host's reason (which model, why) is more useful.
-  const warnings = vec.warning && !vec.channel ? [vec.warning, ...r.warnings.filter((w) => !w.startsWith('vector channel unavailable'))] : r.warnings;
+  });
+  const r = await recallWithVectors(project, p.query, { limit: p.limit, mode: p.mode, budgetMs, adaptChannel }, vectors);
   return {
     query: r.query,
     mode: r.mode,
     effectiveMode: r.effectiveMode,
     fusion: r.effectiveMode === 'hybrid' ? describeFusion(fusion) : r.effectiveMode === 'bm25' ? 'BM25 only' : 'vector only',
-    warnings,
+    warnings: r.warnings,
     pendingVectors: r.pendingVectors,
     tookMs: r.tookMs,
     hits: r.hits.map((h) => ({

@@ -1,6 +1,6 @@
 import type { ConsoleMethod, ConsoleRequest, ResultOf } from '../../shared/protocol';
 import type { Project } from '../project';
-import type { VectorChannel } from '../search/types';
+import type { VectorAttempt } from '../host/recallPolicy';
 import { getOffload, LineCheckpoints, listOffloads, readLog } from './offloads';
 import { readNoteForPage } from './note';
 import { savePrices } from '../scoreboard/prices';
@@ -9,11 +9,11 @@ import { searchForConsole } from './search';
 
 /**
  * What a console host hands the core: a project scanned up to date, and the vector channel when it can embed.
- * The MCP-style ProjectSession (k0maru ui) and the editor's VaultSession both fit.
+ * A ProjectHost fits as it is (`k0maru ui`: fresh and vectors; the editor: current and vectors).
  */
 export interface ConsolePorts {
   project(): Promise<Project>;
-  vectors(budgetMs: number): Promise<{ channel?: VectorChannel; warning?: string }>;
+  vectors(budgetMs: number): Promise<VectorAttempt>;
 }
 
 export interface ConsoleService {
@@ -32,8 +32,7 @@ export function createConsoleService(ports: ConsolePorts, checkpoints = new Line
   const handlers: { [M in ConsoleMethod]: (params: Extract<ConsoleRequest, { method: M }>['params']) => Promise<ResultOf<M>> } = {
     search: async (p) => {
       const project = await ports.project();
-      const vec = p.mode === 'bm25' ? {} : await ports.vectors(SEARCH_EMBED_BUDGET_MS);
-      return searchForConsole(project, p, vec);
+      return searchForConsole(project, p, (budgetMs) => ports.vectors(budgetMs ?? SEARCH_EMBED_BUDGET_MS), SEARCH_EMBED_BUDGET_MS);
     },
     openNote: async (p) => readNoteForPage(await ports.project(), p.path),
     listOffloads: async (p) => listOffloads((await ports.project()).paths, p.limit),

@@ -1,4 +1,4 @@
-import { isK0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import type { Project } from '../project';
 import { recall, type RecallOptions } from '../search/recall';
 import type { RecallResult, VectorChannel } from '../search/types';
@@ -35,6 +35,9 @@ const NO_CHANNEL = 'vector channel unavailable';
  */
 export async function recallWithVectors(project: Pick<Project, 'index' | 'paths'>, query: string, opts: PolicyRecallOptions, source?: VectorSource): Promise<RecallResult> {
   const mode = opts.mode ?? 'hybrid';
+  // Bad input is refused before anything starts an embedding worker (recall() checks the rest).
+  if (typeof query !== 'string' || !query.trim()) throw new K0Error('INVALID_ARGUMENT', 'query must be a non-empty string');
+  if (!['hybrid', 'bm25', 'vector'].includes(mode)) throw new K0Error('INVALID_ARGUMENT', 'mode must be hybrid, bm25 or vector');
   let vec: VectorAttempt = {};
   if (mode !== 'bm25') {
     if (!source) vec = { warning: 'this host has no embedding model: answered with BM25 only' };
