@@ -9,6 +9,7 @@ import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources } from '../vault/noteSources';
 import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
 import { projectMatches } from './project';
+import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
 import { recoverIfPending } from '../flush/pending';
 
 export interface GuardCheckOptions {
@@ -76,7 +77,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null)) : []);
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
-  const rules: GuardRule[] = active.flatMap((a) => a.rules);
+  const rules: GuardRule[] = applyInferredPolicy(active.flatMap((a) => a.rules), vaultInferredSetting(paths));
   const files = await pending;
   trace(`diff ready (${files.length} files)`);
 

@@ -29,6 +29,7 @@ function item(v: Violation, verb: string): string[] {
   const match = v.match.length > 80 ? `${v.match.slice(0, 77)}...` : v.match;
   const lines = [`- [${v.ruleId}] ${v.path}:${v.line}: '${match}' ${verb} invariant '${v.rule}'.`];
   if (v.remediation) lines.push(`  Remediation: ${v.remediation}`);
+  if (v.inferred) lines.push(`  Inferred from ${v.adrPath}:${v.adrLine}: "${v.sentence}"`);
   lines.push(`  Reference: [[${v.adrPath}]]`);
   return lines;
 }

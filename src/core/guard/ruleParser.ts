@@ -6,6 +6,7 @@ import { covers, disjoint } from './scopeCheck';
 import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
 import { explicitHint, readRequireSentence } from './sentenceRequire';
 import { peelParens, readTrailingWords, type WordMods } from './wordModifiers';
+import { inferRules } from './inferred';
 import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind, ScopeOrigin } from './types';
 
 /**
@@ -67,6 +68,7 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
     coveredUntil = end;
     parseSection(note, h.line + 1, end, out, counter, validateRegex);
   });
+  inferRules(note, out); // prose decisions → advisory rules (inferred.ts); after the explicit ones, which win
   return out;
 }
 

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { VaultPaths } from '../vault/paths';
 import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
+import { DECISION_HEADING_RE } from './proseSentences';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
 
@@ -17,7 +18,7 @@ import type { AdrRules } from './types';
  */
 
 /** Bump when the rule grammar or compiled shape changes: cached rows from an older parser are then ignored. */
-const PARSER_VERSION = 'g1';
+const PARSER_VERSION = 'g2';
 
 /** The subset of the index's database handle the cache needs (IndexDb satisfies it). */
 export interface RuleCacheDb {
@@ -127,7 +128,7 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
       }
     }
     let payload: string | null = null;
-    if (GUARD_SECTION_RE.test(raw)) {
+    if (GUARD_SECTION_RE.test(raw) || DECISION_HEADING_RE.test(raw)) {
       const adr = parseAdrRules(raw, f.rel, validateRegex);
       result.adrs.push(adr);
       payload = JSON.stringify(adr);

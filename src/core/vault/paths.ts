@@ -27,6 +27,8 @@ export interface K0Config {
   sources?: string[];
   /** Core stack override for the loadout. */
   stack?: string[];
+  /** Living ADR Guard settings: `inferred` = how rules inferred from prose apply (see core/guard/inferredPolicy.ts). */
+  guard?: { inferred?: unknown };
 }
 
 export const K0_DIR = '.k0maru';

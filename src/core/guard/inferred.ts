@@ -1,0 +1,347 @@
+import type { AdrSource } from './adrSource';
+import { decisionSentences, type ProseSentence } from './proseSentences';
+import { codeSpanPattern, escapeRegex, scopeGlob, type SpanPattern } from './inferredPatterns';
+import type { AdrRules, GuardRule, InferredSetting, PatternSpec, RequireWindow } from './types';
+
+/**
+ * Rules inferred from prose decisions (docs/guard.md, "Rules inferred from prose"). A sentence of an ADR's
+ * decision text that forbids code named in backticks — "Do not import `lodash` in `packages/web`", "We will
+ * avoid `React.FC`", "Use Luxon instead of `moment`", "`console.log` is allowed only in `scripts/`" — becomes an
+ * advisory `deny` rule that carries the sentence and its line. Built for precision: a finding from a guessed
+ * rule that the author did not mean costs more trust than a missed one, so anything unclear yields no rule —
+ * sentences about the past, alternatives, consequences or hypotheticals, questions, scopes named in words
+ * ("in the frontend") that no glob can stand for, requirements without a code trigger. The last two give a
+ * `rule.ambiguous` diagnostic that shows how to write the rule explicitly.
+ */
+
+/** Statuses under which a decision is not made yet: its prose is a proposal, not a rule. */
+const UNDECIDED = new Set(['proposed', 'draft', 'rfc', 'open', 'pending', 'wip', 'discussion', 'review', 'consultation', 'planned', 'idea']);
+
+const SL = '§\\d+§(?:\\s*(?:,|,?\\s*and|,?\\s*or|\\/|,?\\s*nor|,?\\s*as\\s+well\\s+as)\\s*§\\d+§)*';
+const NOUN = '(?:\\s+(?:library|libraries|package|packages|module|modules|function|functions|method|methods|calls?|apis?|types?|components?|patterns?|hooks?|class(?:es)?|keywords?|statements?|imports?|dependenc(?:y|ies)|directives?|flags?|options?|props?|helpers?|utilit(?:y|ies)|operators?|syntax|annotations?|decorators?|macros?|globals?|objects?|interfaces?|propert(?:y|ies)|constructs?|comments?|tags?|attributes?|approach|style|idiom|wrappers?|clients?))?';
+const NEG = "(?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|shall\\s+not|will\\s+not|won['’]t|cannot|can['’]t|may\\s+not|are\\s+not\\s+to|is\\s+not\\s+to|no\\s+longer|avoid|refrain\\s+from|stop|ban|forbid|prohibit|disallow)";
+const VERBS = '(?:\\s+(?:be|from|use|using|used|import|importing|imported|call|calling|called|add|adding|added|introduce|introducing|depend\\s+on|depending\\s+on|rely\\s+on|relying\\s+on|write|writing|reference|referencing|install|installing|include|including|pull\\s+in|bring\\s+in|invoke|invoking|reach\\s+for|the\\s+use\\s+of|use\\s+of|usage\\s+of|uses\\s+of|any|the|new|direct|directly|raw|manual|manually|ever|again|anymore|any\\s+more|more|further|calls?\\s+to|imports?\\s+of|explicit|explicitly|global|plain|bare|a|an)\\b)*';
+const PASSIVE = '(?:(?:must|should|shall|may|can|will)\\s+(?:not|no\\s+longer)\\s+(?:be\\s+)?(?:used|imported|called|added|introduced|referenced|installed|included|allowed|permitted|invoked|relied\\s+(?:up)?on)|(?:cannot|can[\'’]t|mustn[\'’]t|shouldn[\'’]t|won[\'’]t)\\s+be\\s+(?:used|imported|called|added|introduced|allowed|permitted)|(?:is|are|will\\s+be|shall\\s+be|should\\s+be|must\\s+be|is\\s+now|are\\s+now)\\s+(?:now\\s+)?(?:forbidden|prohibited|banned|disallowed|not\\s+allowed|not\\s+permitted|deprecated|avoided|discouraged|off-limits|not\\s+to\\s+be\\s+used)|(?:is|are)\\s+not\\s+(?:to\\s+be\\s+)?(?:used|allowed|permitted))';
+const PRE = '(?:(?:the|any|all|new|direct|raw)\\s+)*(?:(?:use|usage|uses|import|imports|calls?|references?)\\s+(?:of|to)\\s+)?(?:the\\s+)?';
+
+const RE_ACTIVE = new RegExp(`(?:^|[\\s,;:(—–-])${NEG}\\b${VERBS}\\s*(?:(?:the|a|an|any)\\s+)?(${SL})`, 'i');
+/** "Avoid blocking constructs such as `Wait()`, `.Result`": the examples are what is forbidden. */
+const RE_SUCH_AS = new RegExp(`(?:^|[\\s,;:(—–-])${NEG}\\b${VERBS}(?:\\s+[a-z][\\w-]*){1,4}?,?\\s+(?:such\\s+as|like|e\\.g\\.,?|including|for\\s+example,?)\\s+(${SL})`, 'i');
+/** A bullet or sentence that starts "No `console.log` …" / "No direct `fetch` calls". */
+const RE_NO = new RegExp(`^(?:no|zero)\\s+(?:(?:new|direct|more|raw|manual|global|further|additional)\\s+)?(${SL})`, 'i');
+const RE_PASSIVE = new RegExp(`(?:^|[\\s,;:(—–-])${PRE}(${SL})${NOUN}\\s+${PASSIVE}\\b`, 'i');
+const RE_INSTEAD = new RegExp(`\\b(?:instead\\s+of|rather\\s+than|in\\s+place\\s+of)\\s+(?:(?:using|the|a|an|any)\\s+)*(${SL})`, 'i');
+const RE_PREFER = new RegExp(`\\b(?:prefer(?:s|red)?|favou?r)\\b[^;]*?\\bover\\s+(?:(?:using|the|a|an|any)\\s+)*(${SL})`, 'i');
+const RE_REPLACE = new RegExp(`\\breplace\\s+(?:(?:all|any|the|existing|uses\\s+of|usages?\\s+of|calls\\s+to)\\s+)*(${SL})${NOUN}\\s+(?:with|by)\\b`, 'i');
+const RE_REPLACED = new RegExp(`(?:^|[\\s,;:(])${PRE}(${SL})${NOUN}\\s+(?:is|are|will\\s+be|should\\s+be|must\\s+be|shall\\s+be|has\\s+been|have\\s+been)\\s+(?:replaced|superseded)\\s+by\\b`, 'i');
+const RE_AWAY = new RegExp(`\\b(?:migrate|move|switch|transition)\\s+(?:(?:gradually|fully|completely)\\s+)?(?:away\\s+)?from\\s+(?:(?:using|the)\\s+)*(${SL})`, 'i');
+const RE_FAVOUR = new RegExp(`\\b(?:deprecate|drop|abandon|retire|phase\\s+out)\\s+(?:(?:the|all|any)\\s+)*(${SL})${NOUN}\\s+in\\s+favou?r\\s+of\\b`, 'i');
+/** "`console.log` is allowed only in `scripts/`", "`X` may only be used in …", "only use `X` in …". */
+const RE_ONLY = new RegExp(`(?:^|[\\s,;:(])${PRE}(${SL})${NOUN}\\s+(?:(?:is|are)\\s+)?(?:(?:may|can|should|must|shall)\\s+)?(?:only\\s+)?(?:be\\s+)?(?:(?:allowed|permitted|used|acceptable|ok|okay|tolerated|to\\s+be\\s+used|appear|live|belong)\\s+only|only\\s+(?:be\\s+)?(?:allowed|permitted|used|acceptable|appear|live|belong)|(?:is|are)\\s+restricted)\\s+(?:to|in|within|inside|under)\\b(.*)$`, 'i');
+const RE_ONLY_USE = new RegExp(`(?:^|[\\s,;:(])only\\s+(?:use|call|import)\\s+(${SL})${NOUN}\\s+(?:in|within|inside|under)\\b(.*)$`, 'i');
+
+/** Past, alternatives, consequences, hypotheticals: a sentence with any of these never becomes a rule. */
+const NOT_NORMATIVE = /\b(?:was|were|had|did|previously|formerly|historically|in\s+the\s+past|used\s+to|originally|until\s+now|so\s+far|considered|consider|considering|option\s+\d|alternatives?|would|could|might|this\s+means|which\s+means|that\s+means|as\s+a\s+result|consequently|we\s+decided\s+against|decided\s+not\s+to\s+(?:ban|forbid|avoid)|rejected|pros?\b|cons\b|trade-?offs?|for\s+example,?\s+if|suppose|unless|except\s+when|if\s+(?:we|you|possible|needed|necessary|required)|where\s+possible|when\s+possible|if\s+in\s+doubt|tbd|todo)\b/i;
+/** Opening words that make a sentence an alternative or an aside, not a decision. */
+const NOT_NORMATIVE_START = /^(?:option|alternative|pro|con|good|bad|neutral|positive|negative|example|note|e\.g|i\.e|see|cf|why|because|since|although|though|while|whereas|historically|previously)\b/i;
+
+/** A scope written in words: no glob can stand for it, so a rule with it would fire outside the intended files. */
+const WORD_SCOPE = /\b(?:in|within|inside|under|across|for|from|outside(?:\s+of)?|except\s+in|apart\s+from|on\s+the)\s+(?:(?:the|all|any|our|each|every|existing|new|other|a|an|your|their|its)\s+)*(?:[\w.-]+\s+)?(?:front-?end|back-?end|client(?:-side)?|server(?:-side)?|browsers?|node(?:\.js|js)?|deno|tests?|test\s+(?:code|files|suites?)|specs?|production|prod|plugins?|packages?|modules?|services?|microservices?|components?|apps?|applications?|librar(?:y|ies)|cli|scripts?|migrations?|handlers?|controllers?|views?|models?|ui|web|mobile|ios|android|api|apis|core|shared|common|domain|infrastructure|infra|examples?|docs|documentation|ci|pipelines?|lambdas?|functions?|workers?|jobs?|templates?|stories|storybook|fixtures?|vendor|legacy|isomorphic|typescript|javascript|python|go|rust|java|kotlin|ruby|php|react|layers?|projects?|repos|repositories|monorepo|workspaces?|crates?|binaries|containers?|images?|environments?|clusters?)\b/i;
+const SUBJECT_SCOPE = /\b(?:front-?end|back-?end|client|server|browser|node(?:\.js)?|tests?|test\s+code|specs?|production|plugins?|packages?|modules?|services?|components?|apps?|applications?|librar(?:y|ies)|cli|scripts?|migrations?|handlers?|controllers?|isomorphic|frontend|backend)\b/i;
+/** The positive half of "use X instead of Y" must be a decision (imperative, or we/code will/should/must …), not a description. */
+const DECIDED_USE = new RegExp([
+  "^(?:(?:so|therefore|thus|hence|also|instead|then|going\\s+forward|from\\s+now\\s+on|always)[, ]+)*(?:use|prefer|choose|adopt|pick|go\\s+with|opt\\s+for|standardi[sz]e\\s+on|favou?r)\\b",
+  "\\b(?:we|you|teams?|developers?|contributors?|engineers?|code|it|they|everyone)\\s+(?:will|shall|should|must|are\\s+to|need\\s+to|have\\s+to|ought\\s+to)\\s+(?:always\\s+|now\\s+|only\\s+|instead\\s+)?(?:use|prefer|adopt|choose|standardi[sz]e|rely|call|import)\\b",
+  "\\b(?:should|must|shall|will|is\\s+to|are\\s+to)\\s+(?:now\\s+|always\\s+)?be\\s+(?:used|preferred|adopted|imported|called)\\b",
+  "\\bwe\\s+(?:(?:have\\s+)?(?:decided|agreed|chosen)\\s+to\\s+)?(?:use|prefer|adopt|standardi[sz]e\\s+on|are\\s+going\\s+to\\s+use)\\b",
+  "\\b(?:prefer|preferred)\\b",
+].join('|'), 'i');
+const STRONG_REQUIRE = /\b(?:every|each)\b[^;]*\b(?:must|shall|needs?\s+to|has\s+to|always)\b/i;
+
+export interface InferOptions {
+  /** The ADR's `guard-inferred:` frontmatter value (already validated). */
+  setting?: InferredSetting;
+}
+
+interface Span {
+  text: string;
+}
+
+/** Appends the ADR's inferred rules (and ambiguity diagnostics) to `out`. Never throws. */
+export function inferRules(note: AdrSource, out: AdrRules): void {
+  const setting = adrSetting(note, out);
+  if (setting === 'off') return;
+  const first = (out.status ?? '').toLowerCase().match(/[a-z]+/)?.[0] ?? '';
+  if (UNDECIDED.has(first) || (first === 'under' && /review|discussion/i.test(out.status ?? ''))) return;
+  const explicitLines = new Set<number>([...out.rules.map((r) => r.line), ...out.diagnostics.map((d) => d.line)]);
+  let n = 0;
+  const seen = new Set<string>();
+  for (const s of decisionSentences(note)) {
+    if (explicitLines.has(s.line)) continue;
+    if (s.inGuardSection && /^(?:[A-Za-z][\w-]*\s*:|applies\b|scope\b|only\s+in\b)/i.test(s.text)) continue;
+    const result = inferSentence(s.text);
+    if (!result) continue;
+    if ('ambiguous' in result) {
+      out.diagnostics.push({ code: 'rule.ambiguous', message: `inferred rule not created: ${result.ambiguous}`, adrPath: out.adrPath, line: s.line, inferred: true });
+      continue;
+    }
+    for (const r of result.rules) {
+      if (r.span && out.rules.some((e) => e.origin !== 'inferred' && mentions(e, r.span!))) continue;
+      const key = ruleKey(r.pattern, r.include, r.exclude, r.when);
+      if (seen.has(key) || out.rules.some((e) => e.origin !== 'inferred' && ruleKey(e.pattern, e.include, e.exclude, e.when) === key)) continue;
+      seen.add(key);
+      const rule: GuardRule = {
+        id: `${out.adrId}#inferred-${++n}`,
+        kind: r.kind ?? 'deny',
+        pattern: r.pattern,
+        ...(r.when ? { when: r.when, window: r.window ?? { kind: 'statement' } } : {}),
+        include: r.include,
+        exclude: r.exclude,
+        langs: r.langs,
+        context: r.context,
+        text: `${r.describe} (inferred)`,
+        adrId: out.adrId,
+        adrPath: out.adrPath,
+        adrTitle: out.title,
+        line: s.line,
+        origin: 'inferred',
+        sentence: s.text.length > 400 ? `${s.text.slice(0, 397)}...` : s.text,
+        ...(r.remediation ? { remediation: r.remediation } : {}),
+        ...(setting ? { adrSetting: setting } : {}),
+      };
+      out.rules.push(rule);
+    }
+  }
+}
+
+/** Does an explicit rule already name this span (`- deny: React.FC` beside "We will avoid `React.FC`")? */
+function mentions(rule: GuardRule, span: string): boolean {
+  const t = span.trim().replace(/\($/, '');
+  return [rule.pattern, rule.when].some((p) => !!p && (p.source.includes(t) || p.source.includes(escapeRegex(t))));
+}
+
+/** Same pattern and scope: what makes an explicit rule and an inferred one duplicates. */
+export function ruleKey(p: PatternSpec, include: string[], exclude: string[], when?: PatternSpec): string {
+  return JSON.stringify([p.type, p.source, p.ignoreCase, [...include].sort(), [...exclude].sort(), when ? [when.type, when.source, when.ignoreCase] : null]);
+}
+
+function adrSetting(note: AdrSource, out: AdrRules): InferredSetting | undefined {
+  const fm = note.frontmatter;
+  const v = fm['guard-inferred'] ?? fm.guard_inferred ?? fm.guardInferred;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (v === false) return 'off';
+  const s = String(v).trim().toLowerCase();
+  if (s === 'off' || s === 'false' || s === 'no' || s === 'none') return 'off';
+  if (s === 'warn' || s === 'warning' || s === 'advisory') return 'warn';
+  if (s === 'block' || s === 'error' || s === 'deny' || s === 'blocking') return 'block';
+  out.diagnostics.push({ code: 'rule.bad-setting', message: `guard-inferred: '${String(v)}' is not one of off, warn, block (using the vault setting)`, adrPath: out.adrPath, line: 1 });
+  return undefined;
+}
+
+export interface InferredRuleDraft {
+  kind?: 'deny' | 'require';
+  /** The code span the rule forbids, as written. */
+  span?: string;
+  pattern: PatternSpec;
+  when?: PatternSpec;
+  window?: RequireWindow;
+  include: string[];
+  exclude: string[];
+  langs: string[];
+  context: GuardRule['context'];
+  describe: string;
+  remediation?: string;
+}
+
+/** One sentence → rules, an ambiguity (why no rule), or nothing. Exported for tests and `--explain-rules`. */
+export function inferSentence(sentence: string): { rules: InferredRuleDraft[] } | { ambiguous: string } | undefined {
+  if (!sentence.includes('`')) return undefined;
+  const spans: Span[] = [];
+  // Links keep their text; emphasis goes; code spans become §n§ so the grammar below can point at them.
+  let masked = sentence.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
+  masked = masked.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_m, _t, body: string) => {
+    spans.push({ text: body.length > 2 && body.startsWith(' ') && body.endsWith(' ') ? body.slice(1, -1) : body });
+    return `§${spans.length - 1}§`;
+  });
+  masked = masked.replace(/\*\*|__|(?<![\w§])[*_]|[*_](?![\w§])/g, '').replace(/\s+/g, ' ').trim();
+  if (!spans.length) return undefined;
+  if (/\?\s*$/.test(masked) || NOT_NORMATIVE_START.test(masked) || NOT_NORMATIVE.test(masked.replace(/§\d+§/g, 'X'))) return undefined;
+
+  for (const clause of clauses(masked)) {
+    const found = denyTargets(clause.text);
+    if (!found) continue;
+    const targets = spanIds(found.list);
+    const whole = clause.text;
+    // A scope in words, in the deny clause or its subject, cannot be turned into a glob.
+    const scopeText = found.only ? '' : whole.replace(/§\d+§/g, ' X ');
+    const subject = found.subject ?? '';
+    if (!found.only && (WORD_SCOPE.test(withoutPathSpans(whole, spans)) || SUBJECT_SCOPE.test(subject.replace(/§\d+§/g, '')))) {
+      const named = targets.map((i) => `\`${spans[i].text}\``).join(', ');
+      return { ambiguous: `the sentence limits ${named} to files named in words; write it as \`- deny: … | in: <glob>\` in the ADR's Rules section` };
+    }
+    void scopeText;
+    const scope = scopeOf(whole, spans, new Set(targets), found.only);
+    if (found.only && !scope.exclude.length) {
+      return { ambiguous: `"allowed only in" needs the folder or files as a code span (\`scripts/\`); write it as \`- deny: … | except: <glob>\`` };
+    }
+    const drafts: InferredRuleDraft[] = [];
+    for (const i of targets) {
+      const p = codeSpanPattern(spans[i].text, masked.replace(/§\d+§/g, ' '));
+      if (!p) continue;
+      drafts.push({ ...draftOf(p, scope, clause.remediation ?? found.remediation, spans), span: spans[i].text });
+    }
+    if (drafts.length) return { rules: drafts };
+  }
+  // A requirement: "Every `router.get(` handler must call `requireAuth(`".
+  if (STRONG_REQUIRE.test(masked) && !/\b(?:not|never|no)\b/i.test(masked)) return inferRequire(masked, spans);
+  return undefined;
+}
+
+const RE_TRIGGER = /\b(?:every|each|any|all|new|when(?:ever)?|before)\s+(?:(?:new|the|a|an|single)\s+)?§(\d+)§/i;
+
+function inferRequire(masked: string, spans: Span[]): { rules: InferredRuleDraft[] } | { ambiguous: string } | undefined {
+  const named = spans.map((s) => `\`${s.text}\``).join(', ');
+  const trig = RE_TRIGGER.exec(masked);
+  const others = spans.map((_s, i) => i).filter((i) => i !== Number(trig?.[1]) && !scopeGlob(spans[i].text));
+  if (!trig || others.length !== 1) {
+    // Only worth a diagnostic when the sentence is plainly about code to call or write (`requireAuth(`,
+    // `// reason:`); "each node must have one `CleanStart` execution" is not a code rule at all.
+    if (!spans.every((s) => /\($|^(?:\/\/|#|\/\*|--)/.test(s.text.trim()))) return undefined;
+    return { ambiguous: `a requirement (${named}) without one code trigger and one required pattern; write it as \`- require: <what> | when: <trigger pattern> | in: <glob>\`` };
+  }
+  if (WORD_SCOPE.test(withoutPathSpans(masked, spans))) {
+    return { ambiguous: `the requirement (${named}) is limited to files named in words; write it as \`- require: … | when: … | in: <glob>\`` };
+  }
+  const when = codeSpanPattern(spans[Number(trig[1])].text, 'call');
+  const what = requiredPattern(spans[others[0]].text);
+  if (!when || !what) return { ambiguous: `cannot read ${named} as code; write the rule explicitly` };
+  const scope = scopeOf(masked, spans, new Set([Number(trig[1]), others[0]]));
+  const window: RequireWindow = /\bline\s+(?:directly\s+|immediately\s+|right\s+)?above\b/i.test(masked)
+    ? { kind: 'above', lines: 1 }
+    : /\bsame\s+line\b/i.test(masked)
+      ? { kind: 'line' }
+      : /\b(?:in|anywhere\s+in)\s+the\s+(?:same\s+)?file\b/i.test(masked)
+        ? { kind: 'file' }
+        : { kind: 'statement' };
+  return {
+    rules: [{
+      kind: 'require', pattern: what, when: when.pattern, window, include: scope.include, exclude: scope.exclude, langs: when.langs, context: 'code',
+      describe: `require ${spans[others[0]].text} when ${spans[Number(trig[1])].text}`,
+    }],
+  };
+}
+
+/** What a require rule wants present: found in the window as text (a comment such as `// reason:` counts). */
+function requiredPattern(span: string): PatternSpec | undefined {
+  const t = span.trim();
+  if (t.length < 2) return undefined;
+  const call = /^([A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*)\s*\($/.exec(t);
+  if (call) return { type: 'regex', source: `\\b${escapeRegex(call[1])}\\s*\\(`, ignoreCase: false };
+  return { type: 'literal', source: t, ignoreCase: false };
+}
+
+function draftOf(p: SpanPattern, scope: { include: string[]; exclude: string[] }, remediation: string | undefined, spans: Span[]): InferredRuleDraft {
+  return {
+    pattern: p.pattern,
+    include: scope.include,
+    exclude: scope.exclude,
+    langs: p.langs,
+    context: p.context,
+    describe: p.describe,
+    ...(remediation ? { remediation: unmask(remediation, spans) } : {}),
+  };
+}
+
+interface Found {
+  list: string;
+  subject?: string;
+  only?: boolean;
+  remediation?: string;
+}
+
+/** Which code spans the clause forbids, by the first grammar that reads it. */
+function denyTargets(c: string): Found | undefined {
+  let m = RE_ONLY.exec(c) ?? RE_ONLY_USE.exec(c);
+  if (m) return { list: m[1], only: true };
+  m = RE_PASSIVE.exec(c);
+  if (m) return { list: m[1], subject: c.slice(0, m.index) };
+  m = RE_ACTIVE.exec(c) ?? RE_SUCH_AS.exec(c) ?? RE_NO.exec(c);
+  if (m) {
+    const before = c.slice(0, m.index);
+    // "Frontend code must not …": the subject is a scope in words. Imperatives ("Do not …") have none.
+    return { list: m[1], subject: before, remediation: positiveTail(c.slice(m.index + m[0].length)) };
+  }
+  for (const re of [RE_INSTEAD, RE_PREFER, RE_REPLACE, RE_REPLACED, RE_AWAY, RE_FAVOUR]) {
+    m = re.exec(c);
+    if (!m) continue;
+    // The positive half must be a decision ("use", "prefer", "replace …"), not a description.
+    if ((re === RE_INSTEAD || re === RE_PREFER) && !DECIDED_USE.test(c)) continue;
+    return { list: m[1], subject: re === RE_REPLACED ? c.slice(0, m.index) : undefined, remediation: c };
+  }
+  return undefined;
+}
+
+/** "…; use X", ", use X instead", " — prefer X": the remediation the sentence itself gives. */
+function positiveTail(rest: string): string | undefined {
+  const m = /^[^;:—–]*?(?:[;:—–]|,|\.|\s)\s*((?:instead[, ]+|rather[, ]+)?(?:use|prefer|call|import|rely on|go through|write)\b.*)$/i.exec(rest);
+  if (!m) return undefined;
+  const t = m[1].trim().replace(/[.;]+$/, '');
+  return t ? t[0].toUpperCase() + t.slice(1) : undefined;
+}
+
+function clauses(masked: string): { text: string; remediation?: string }[] {
+  // "Do not import X in Y; use Z" → the deny clause and its remedy. Other `;` parts are clauses of their own.
+  const parts = masked.split(/\s*;\s*/);
+  return parts.map((text, i) => {
+    const next = parts[i + 1];
+    const remediation = next && /^(?:instead[, ]+)?(?:use|prefer|call|import|rely on|go through|write)\b/i.test(next) ? next[0].toUpperCase() + next.slice(1).replace(/[.]+$/, '') : undefined;
+    return { text, remediation };
+  });
+}
+
+function spanIds(list: string): number[] {
+  return [...list.matchAll(/§(\d+)§/g)].map((m) => Number(m[1]));
+}
+
+function unmask(text: string, spans: Span[]): string {
+  return text.replace(/§(\d+)§/g, (_m, i: string) => `\`${spans[Number(i)].text}\``);
+}
+
+/** The clause with path-like spans turned into a neutral token, so `in `src/`` is not read as a word scope. */
+function withoutPathSpans(clause: string, spans: Span[]): string {
+  return clause.replace(/§(\d+)§/g, (_m, i: string) => (scopeGlob(spans[Number(i)].text) ? ' PATHSPAN ' : ' CODESPAN '));
+}
+
+/** Globs from path spans after in / under / within (include) or outside / except (exclude). */
+function scopeOf(clause: string, spans: Span[], targets: Set<number>, only?: boolean): { include: string[]; exclude: string[] } {
+  const include: string[] = [];
+  const exclude: string[] = [];
+  const re = /(\b(?:in|under|within|inside|to|outside(?:\s+of)?|except(?:\s+(?:in|for|under))?|excluding|other\s+than|apart\s+from|besides|but\s+not|and|or|,)\s+(?:(?:the|all|any|files?\s+(?:in|under)|folders?|director(?:y|ies)|files)\s+)*)?§(\d+)§/gi;
+  let prevWasScope = false;
+  let prevExclude = false;
+  for (const m of clause.matchAll(re)) {
+    const i = Number(m[2]);
+    if (targets.has(i)) {
+      prevWasScope = false;
+      continue;
+    }
+    const glob = scopeGlob(spans[i].text);
+    if (!glob) {
+      prevWasScope = false;
+      continue;
+    }
+    const word = (m[1] ?? '').trim().toLowerCase();
+    const joiner = word === 'and' || word === 'or' || word === ',';
+    let isExclude: boolean;
+    if (joiner) {
+      if (!prevWasScope) continue;
+      isExclude = prevExclude;
+    } else if (!word) continue;
+    else isExclude = /^(?:outside|except|excluding|other|apart|besides|but)/.test(word);
+    if (only) isExclude = true;
+    (isExclude ? exclude : include).push(glob);
+    prevWasScope = true;
+    prevExclude = isExclude;
+  }
+  return { include, exclude };
+}

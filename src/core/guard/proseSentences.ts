@@ -1,0 +1,173 @@
+import type { AdrSource } from './adrSource';
+
+/**
+ * The sentences of an ADR's decision text, with where each one sits in the file, for rule inference
+ * (inferred.ts). Decision text = the body of a heading such as Decision, Decision Outcome, Chosen Option,
+ * Rules, Policy or Guidelines, minus sub-sections that are about something else (MADR's
+ * `### Positive Consequences` under `## Decision Outcome`, a `### Option 2` …). Context, Considered Options,
+ * Pros and Cons, Consequences, Status and Links are never decision text: sentences there describe the
+ * problem, the alternatives or what follows, and must not become rules.
+ */
+
+const DECISION = /^(?:(?:the|our|final)\s+)?(?:decisions?(?:\s+(?:outcome|made|record))?|chosen\s+(?:option|solution|approach)|selected\s+(?:option|approach)|resolution|rules?|polic(?:y|ies)|guidelines?|guidance|conventions?|standards?|agreements?|(?:what\s+)?we\s+(?:decided|agreed|will\s+do)|invariants?|guard(?:\s*rules)?|guardrails|k-dsl\s+invariants?|recommendations?)\b/i;
+const NOT_DECISION = /^(?:(?:the|our)\s+)?(?:context|problem|background|motivation|considered|options?\b|alternatives?|pros?\b|cons\b|consequences|positive|negative|neutral|status|links?|references?|notes?|decision\s+drivers?|drivers?|more\s+information|examples?|history|related|drawbacks?|discussion|risks?|trade-?offs?|confirmation|implications?|open\s+questions?|questions?|prior\s+art|assumptions?|constraints?|forces|rationale|justification|evaluation|comparison|impact|outcomes?\s+of|future|follow-?ups?|next\s+steps|changelog|appendix)/i;
+
+export type SectionClass = 'decision' | 'other' | 'neutral';
+
+export function classifyHeading(text: string): SectionClass {
+  const t = text.replace(/[*_`]/g, '').replace(/^[\d.)\s]+/, '').replace(/^(?:adr[-\s]?\d+\s*[:.-]\s*)/i, '').trim();
+  if (/^(?:decision\s+drivers?|decision\s+criteria)\b/i.test(t)) return 'other';
+  if (DECISION.test(t)) return 'decision';
+  if (NOT_DECISION.test(t)) return 'other';
+  return 'neutral';
+}
+
+/** Cheap test on the raw file: does any heading name decision text? (Used before parsing, like GUARD_SECTION_RE.) */
+export const DECISION_HEADING_RE = /^#{1,6}[ \t]+(?:\d+[.)]?[ \t]*)?(?:(?:the|our|final)[ \t]+)?(?:decision|chosen|selected|resolution|rules?\b|polic|guideline|guidance|convention|standard|agreement|we[ \t]+(?:decided|agreed)|recommendation)/im;
+
+export interface ProseSentence {
+  /** As written (code spans, emphasis and links kept; lines joined by one space). */
+  text: string;
+  /** 1-based file line / 0-based column of its first character. */
+  line: number;
+  col: number;
+  endLine: number;
+  endCol: number;
+  /** The heading of the decision section it is in. */
+  section: string;
+  /** True when that section is a guard section (Invariants / Rules / Guard …) where explicit rules live. */
+  inGuardSection: boolean;
+}
+
+interface Piece {
+  text: string;
+  line: number;
+  col: number;
+}
+
+const GUARD_HEADING = /^(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b/i;
+const ITEM = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/;
+
+/** Which file lines are decision text, and the heading they are under. */
+function decisionLines(note: AdrSource): Map<number, { heading: string; guard: boolean }> {
+  const out = new Map<number, { heading: string; guard: boolean }>();
+  const last = note.bodyStartLine + note.lines.length - 1;
+  const stack: { level: number; cls: SectionClass; text: string }[] = [];
+  const hs = note.headings.filter((h) => !note.codeLines.has(h.line));
+  hs.forEach((h, i) => {
+    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    stack.push({ level: h.level, cls: classifyHeading(h.text), text: h.text });
+    const owner = [...stack].reverse().find((s) => s.cls !== 'neutral');
+    if (!owner || owner.cls !== 'decision') return;
+    const end = i + 1 < hs.length ? hs[i + 1].line - 1 : last;
+    for (let l = h.line + 1; l <= end; l++) out.set(l, { heading: owner.text, guard: GUARD_HEADING.test(owner.text.trim()) });
+  });
+  return out;
+}
+
+export function decisionSentences(note: AdrSource): ProseSentence[] {
+  const lines = decisionLines(note);
+  const out: ProseSentence[] = [];
+  let para: Piece[] = [];
+  let section = '';
+  let guard = false;
+  let inHtmlComment = false;
+  const flush = () => {
+    if (para.length) out.push(...splitParagraph(para, section, guard));
+    para = [];
+  };
+  for (let i = 0; i < note.lines.length; i++) {
+    const fileLine = note.bodyStartLine + i;
+    const where = lines.get(fileLine);
+    let raw = note.lines[i];
+    if (!where || note.codeLines.has(fileLine)) {
+      flush();
+      continue;
+    }
+    if (inHtmlComment) {
+      if (raw.includes('-->')) inHtmlComment = false;
+      flush();
+      continue;
+    }
+    if (/^\s*<!--/.test(raw) && !raw.includes('-->')) {
+      inHtmlComment = true;
+      flush();
+      continue;
+    }
+    raw = raw.replace(/<!--.*?-->/g, (m) => ' '.repeat(m.length));
+    if (where.heading !== section) flush();
+    section = where.heading;
+    guard = where.guard;
+    if (!raw.trim() || /^\s*\|/.test(raw) || /^\s{0,3}#{1,6}\s/.test(raw) || /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(raw)) {
+      flush();
+      continue;
+    }
+    let col = 0;
+    const quote = /^\s*(?:>\s?)+/.exec(raw);
+    if (quote) col = quote[0].length;
+    const item = ITEM.exec(raw.slice(col));
+    if (item) {
+      flush();
+      col += item[0].length;
+    } else if (col === 0) {
+      col = /^\s*/.exec(raw)![0].length;
+    }
+    const text = raw.slice(col).replace(/\s+$/, '');
+    if (text) para.push({ text, line: fileLine, col });
+  }
+  flush();
+  return out;
+}
+
+const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|resp|viz|ca|Mr|Ms|Dr|St|Inc|Ltd|Fig|Sec)\.|\b[A-Za-z]\.)$/;
+
+/** Splits a paragraph at sentence ends (`. `, `! `, `? `) outside code spans, keeping file positions. */
+function splitParagraph(pieces: Piece[], section: string, guard: boolean): ProseSentence[] {
+  // One text with a position per character.
+  let text = '';
+  const pos: { line: number; col: number }[] = [];
+  pieces.forEach((p, k) => {
+    if (k) {
+      text += ' ';
+      pos.push({ line: p.line, col: p.col });
+    }
+    for (let c = 0; c < p.text.length; c++) pos.push({ line: p.line, col: p.col + c });
+    text += p.text;
+  });
+  const inCode = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '`') {
+      i++;
+      continue;
+    }
+    const ticks = /^`+/.exec(text.slice(i))![0];
+    const close = text.indexOf(ticks, i + ticks.length);
+    if (close < 0) break;
+    inCode.fill(1, i, close + ticks.length);
+    i = close + ticks.length;
+  }
+  const out: ProseSentence[] = [];
+  let start = 0;
+  const emit = (end: number) => {
+    let s = start;
+    while (s < end && /\s/.test(text[s])) s++;
+    let e = end;
+    while (e > s && /\s/.test(text[e - 1])) e--;
+    if (e > s) {
+      out.push({ text: text.slice(s, e), line: pos[s].line, col: pos[s].col, endLine: pos[e - 1].line, endCol: pos[e - 1].col + 1, section, inGuardSection: guard });
+    }
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inCode[i] || (c !== '.' && c !== '!' && c !== '?')) continue;
+    const next = text[i + 1];
+    if (next !== undefined && next !== ' ') continue;
+    if (c === '.' && ABBREV.test(text.slice(Math.max(0, i - 8), i + 1))) continue;
+    const after = text.slice(i + 1).trimStart();
+    if (after && !/^[A-Z`*_"'([\d]/.test(after)) continue;
+    emit(i + 1);
+    start = i + 1;
+  }
+  emit(text.length);
+  return out;
+}
