@@ -9,6 +9,7 @@ import { openProject } from '../../../src/core/project';
 import { loadVaultRules } from '../../../src/core/guard/ruleStore';
 import { locateVault } from '../../../src/core/vault/paths';
 import { readNoteForPage } from '../../../src/core/console/note';
+import { findCategoryTemplate } from '../../../src/core/conventions/heuristics';
 import { REPO } from '../../helpers/build';
 import { tempVault } from '../../helpers/tempVault';
 
@@ -185,6 +186,9 @@ test('defect 12: a folder named x.md is a folder — walked, its notes indexed, 
       assert.deepEqual(paths, ['plain.md', 'x.md/inner.md']);
       assert.ok(!r.skipped.some((s) => s.path === 'x.md'), JSON.stringify(r.skipped));
       assert.ok(r.skipped.some((s) => s.path === 'y.md' && /already walked/.test(s.reason)), 'a symlink to it is reported as a duplicate, once');
+      // The convention sniffer agrees: a folder named like a template is not a template file.
+      mkdirSync(join(v.notes, '_templates', 'adr.md'), { recursive: true });
+      assert.equal(findCategoryTemplate(v.notes, '_templates', 'decision'), undefined);
     } finally {
       p.close();
     }
