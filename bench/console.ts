@@ -15,7 +15,7 @@ import { LineCheckpoints, readLog } from '../src/core/console/offloads';
 import { createConsoleService } from '../src/core/console/service';
 import { LEDGER_FILE, offloadLog } from '../src/core/offload';
 import { openProject } from '../src/core/project';
-import { ProjectSession } from '../src/core/projectSession';
+import { ProjectHost } from '../src/core/host';
 import { readScoreboard } from '../src/core/scoreboard/scoreboard';
 import { ensureBundledModel } from '../test/unit/embed/helpers';
 import { generateVault } from './lib/vaultGen';
@@ -71,7 +71,7 @@ async function logWindowBench() {
 async function searchBench(notes: number, model: string, hybrid: boolean) {
   const root = mkdtempSync(join(tmpdir(), 'k0-bench-search-'));
   const gen = generateVault(join(root, '.k0maru', 'wiki'), notes);
-  const session = new ProjectSession({ vault: root, cwd: root, env: { K0MARU_MODEL: model }, log: () => {} });
+  const session = new ProjectHost({ vault: root, cwd: root, env: { K0MARU_MODEL: model }, log: () => {} });
   const ctx: DispatchContext = {
     service: createConsoleService({ project: () => session.fresh(), vectors: (ms) => session.vectors(ms) }),
     hello: { host: 'browser', version: 'bench', vaultName: 'bench', layout: 'page' },
