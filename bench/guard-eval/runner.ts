@@ -57,8 +57,8 @@ export interface EvalCase {
   binary?: string[];
   expect: ExpectedFinding[];
   expect_diagnostics?: ExpectedDiagnostic[];
-  /** Paths outside the declared scope; `{ path, adr }` when only that ADR's scope excludes the path. */
-  out_of_scope?: Array<string | { path: string; adr: string }>;
+  /** Paths outside the declared scope; `{ path, adr?, line? }` when only that ADR's scope (or that line's rule) excludes it. */
+  out_of_scope?: Array<string | { path: string; adr?: string; line?: number }>;
 }
 
 /** A reported violation reduced to the fields the set compares; several matches on one line are one finding. */
@@ -206,7 +206,7 @@ export function compare(c: EvalCase, reported: Finding[]): Pick<CaseResult, 'tp'
     else tp.push({ expected: e, found: left.splice(i, 1)[0] });
   }
   const outside = (f: Finding) =>
-    (c.out_of_scope ?? []).some((o) => (typeof o === 'string' ? o === f.path : o.path === f.path && adrMatches(o.adr, f.adrId, f.adrPath)));
+    (c.out_of_scope ?? []).some((o) => (typeof o === 'string' ? o === f.path : o.path === f.path && (!o.adr || adrMatches(o.adr, f.adrId, f.adrPath)) && (!o.line || o.line === f.line)));
   return { tp, fp: left, fn, outsideScope: reported.filter(outside) };
 }
 
