@@ -8,7 +8,13 @@ const [path, holdArg, gapArg] = process.argv.slice(2);
 const holdMs = Number(holdArg ?? 300);
 const gapMs = Number(gapArg ?? 15);
 const db = new Database(path);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let wake = () => {};
+/** A sleep that `finish()` cuts short, so a long hold ends as soon as the test says stop. */
+const sleep = (ms) =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    wake = () => (clearTimeout(t), resolve());
+  });
 let stop = false;
 let cycles = 0;
 
@@ -37,7 +43,10 @@ async function main() {
   process.stdout.write(`cycles ${cycles}\n`);
 }
 
-const finish = () => (stop = true);
+const finish = () => {
+  stop = true;
+  wake();
+};
 process.on('SIGTERM', finish);
 process.stdin.on('end', finish);
 process.stdin.on('close', finish);
