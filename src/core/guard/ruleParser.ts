@@ -302,6 +302,9 @@ function compileRule(p: PendingRule, out: AdrRules, ctx: ScopeCtx, validate?: Re
       if (err) return diag(out, 'rule.bad-regex', `invalid regex /${sp.source}/: ${err}`, p.line);
     }
     if (drafts.length > 1 && k > 0 && rule.id === out.rules[out.rules.length - 1]?.id) rule.id = `${rule.id}.${k + 1}`;
+    if (rule.kind === 'require' && rule.when && rule.context === 'code' && COMMENT_TRIGGER.test(rule.when.source.trim())) {
+      rule.context = 'anywhere';
+    }
     nestScopes(rule, ctx, out);
     out.rules.push(rule);
   });
@@ -321,26 +324,42 @@ function addScope(rule: GuardRule, polarity: 'include' | 'exclude', u: ScopeUnit
  * every level apply. Contradictions are reported; the rule keeps every scope, so it still fires nowhere outside.
  */
 function nestScopes(rule: GuardRule, ctx: ScopeCtx, out: AdrRules): void {
-  const sets: string[][] = [];
-  if (rule.include.length) sets.push(rule.include);
-  for (const o of ctx.includeSets) sets.push(o.flatMap((x) => x.globs));
+  const problems: string[] = [];
+  let sets: string[][];
+  if (rule.include.length) {
+    // The rule's own `in:` decides for it (rule modifier > list item > section line); said out loud when it
+    // leaves the section's declared scope.
+    sets = [rule.include];
+    for (const o of ctx.includeSets) {
+      if (o[0].level !== 'section') continue;
+      const globs = o.flatMap((x) => x.globs);
+      if (disjoint(rule.include, globs)) {
+        diag(out, 'rule.contradictory-scope', `rule '${rule.text}' has its own scope '${rule.include.join(', ')}' outside the section's '${globs.join(', ')}' (line ${o[0].line}); its own scope wins (rule modifier > list item > section line)`, rule.line);
+      }
+    }
+  } else {
+    // A list's `- scope:` and the section's `Applies to:` both hold: the engine requires every set.
+    sets = ctx.includeSets.map((o) => o.flatMap((x) => x.globs));
+    for (let i = 0; i < sets.length; i++) {
+      for (let j = i + 1; j < sets.length; j++) {
+        if (disjoint(sets[i], sets[j])) problems.push(`'${sets[i].join(', ')}' and '${sets[j].join(', ')}' have no file in common`);
+      }
+    }
+  }
   rule.include = sets[0] ?? [];
   if (sets.length > 1) rule.within = sets.slice(1);
   rule.exclude = [...new Set([...rule.exclude, ...ctx.exclude.flatMap((o) => o.globs)])];
-  const all = [...(rule.scopes ?? []), ...ctx.includeSets.flat(), ...ctx.exclude];
-  if (all.length) rule.scopes = all;
-  const problems: string[] = [];
-  for (let i = 0; i < sets.length; i++) {
-    for (let j = i + 1; j < sets.length; j++) {
-      if (disjoint(sets[i], sets[j])) problems.push(`'${sets[i].join(', ')}' and '${sets[j].join(', ')}' have no file in common`);
-    }
-  }
+  const effective = [...(rule.scopes ?? []), ...(rule.scopes?.some((s) => s.polarity === 'include') ? [] : ctx.includeSets.flat()), ...ctx.exclude];
+  if (effective.length) rule.scopes = effective;
   const covered = sets.find((set) => covers(rule.exclude, set));
   if (covered) problems.push(`every file of '${covered.join(', ')}' is also excluded (${rule.exclude.join(', ')})`);
   if (problems.length) {
-    diag(out, 'rule.contradictory-scope', `rule '${rule.text}' can never fire: ${problems.join('; ')}. It is kept with all its scopes (so it fires nowhere); fix the ADR`, rule.line);
+    diag(out, 'rule.contradictory-scope', `rule '${rule.text}' can never fire: ${problems.join('; ')}. It is kept with all its scopes, so it fires nowhere; fix the ADR`, rule.line);
   }
 }
+
+/** Triggers that only ever sit in comments (lint suppressions, type-checker pragmas) are matched there too. */
+const COMMENT_TRIGGER = /^(?:\/\/|\/\*|#|--|<!--)|^(?:eslint-disable|eslint-enable|@ts-ignore|@ts-expect-error|@ts-nocheck|noqa|nolint|NOSONAR|istanbul ignore|c8 ignore|prettier-ignore|type:\s*ignore|pylint:\s*disable|rubocop:\s*disable|nosec|TODO|FIXME|XXX|HACK)/;
 
 const FLAGS: Record<string, (r: GuardRule, setCase: (v: boolean) => void) => void> = {
   anywhere: (r) => (r.context = 'anywhere'),

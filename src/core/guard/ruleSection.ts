@@ -50,7 +50,7 @@ export interface RuleBlock {
   lines: { pos: number; decl: ScopeDecl }[];
 }
 
-export type DiagFn = (code: 'rule.unknown-kind', message: string, line: number) => void;
+export type DiagFn = (code: 'rule.unknown-kind' | 'rule.in-example', message: string, line: number) => void;
 
 export function isRuleKind(body: string): RuleKind | undefined {
   const k = KEYED.exec(body);
@@ -114,10 +114,21 @@ export function walkSection(note: AdrSource, from: number, to: number, counter: 
   let last: Last | undefined;
   let awaiting: ScopeDecl | undefined;
   let prevBlank = false;
+  let fenceReported = false;
   for (let fileLine = from; fileLine <= to; fileLine++) {
-    if (note.codeLines.has(fileLine)) continue; // fenced examples are never rules, scopes or continuations
     const raw = note.lines[fileLine - note.bodyStartLine];
     if (raw === undefined) break;
+    if (note.codeLines.has(fileLine)) {
+      // Fenced examples are never rules, scopes or continuations; a rule-shaped line in one is pointed out once
+      // per fence, so a rule someone meant to enforce is not silently inert.
+      const im = ITEM.exec(raw);
+      if (!fenceReported && im && isRuleKind(im[2].trim())) {
+        fenceReported = true;
+        diag('rule.in-example', `'${im[2].trim().slice(0, 60)}' is inside a fenced code block: an example, not a rule (move it out of the fence to enforce it)`, fileLine);
+      }
+      continue;
+    }
+    fenceReported = false;
     if (HEADING.test(raw)) {
       block = { lists: [], lines: [] };
       blocks.push(block);

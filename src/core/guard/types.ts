@@ -75,7 +75,8 @@ export type InferredSetting = 'warn' | 'block' | 'off';
 
 export interface GuardDiagnostic {
   code: 'rule.unknown-kind' | 'rule.empty-pattern' | 'rule.bad-regex' | 'rule.bad-modifier' | 'rule.missing-when' | 'rule.unterminated'
-    | 'rule.ambiguous' | 'rule.bad-setting' | 'rule.contradictory-scope' | 'rule.scope-unclear' | 'rule.scope-matches-nothing';
+    | 'rule.ambiguous' | 'rule.bad-setting' | 'rule.contradictory-scope' | 'rule.scope-unclear' | 'rule.scope-matches-nothing'
+    | 'rule.in-example';
   message: string;
   adrPath: string;
   line: number;

@@ -112,7 +112,7 @@ export function peelParens(text: string, onlyKnown: boolean): { text: string; gr
       if (c === ')') depth++;
       else if (c === '(' && --depth === 0) break;
     }
-    if (i <= 0 || !/\s/.test(s[i - 1])) break;
+    if (i < 0 || (i > 0 && !/\s/.test(s[i - 1]))) break;
     const mods = readWordMods(s.slice(i + 1, -1));
     if (onlyKnown && mods.unknown.length) break;
     groups.unshift(mods);
