@@ -1,4 +1,5 @@
 import { guardCheck } from '../../core/guard/check';
+import { explainRules, renderExplain } from '../../core/guard/explain';
 import { guardResultJson, renderGuardReport } from '../../core/guard/report';
 import { K0Error } from '../../core/errors';
 import { EXIT, writeJson, writeLine, type Command } from '../command';
@@ -8,16 +9,27 @@ import { resolve } from 'node:path';
 export const guardCommand: Command = {
   name: 'guard',
   summary: 'Check changes against the Living ADR rules (exit 0 clean, 1 violations, 2 usage error)',
-  usage: 'guard [--staged | --branch BASE | --diff-file FILE|- | FILE...] [--strict] [--project NAME] [--json]',
+  usage: 'guard [--staged | --branch BASE | --diff-file FILE|- | FILE...] [--strict] [--project NAME] [--json]\n       guard --explain-rules [ADR] [--json]   (every rule the guard reads, explicit and inferred)',
   options: {
     staged: { type: 'boolean' },
     branch: { type: 'string' },
     'diff-file': { type: 'string' },
     strict: { type: 'boolean' },
     project: { type: 'string' },
+    'explain-rules': { type: 'boolean' },
   },
   allowPositionals: true,
   async run({ values, positionals, io, vault, json }) {
+    if (values['explain-rules']) {
+      if (values.staged || values.branch || values['diff-file'] !== undefined || values.strict || values.project) {
+        throw new K0Error('INVALID_ARGUMENT', '--explain-rules takes only an optional ADR (id, file name or path) and --json');
+      }
+      if (positionals.length > 1) throw new K0Error('INVALID_ARGUMENT', '--explain-rules takes at most one ADR');
+      const r = await explainRules({ cwd: io.cwd, env: io.env, vault, adr: positionals[0] });
+      if (json) writeJson(io.stdout, r);
+      else writeLine(io.stdout, renderExplain(r));
+      return EXIT.OK;
+    }
     const sources = [values.staged, values.branch, values['diff-file'], positionals.length ? 1 : undefined].filter((v) => v !== undefined && v !== false);
     if (sources.length > 1) throw new K0Error('INVALID_ARGUMENT', 'choose one of --staged, --branch, --diff-file or a file list');
     let diff: string | undefined;
