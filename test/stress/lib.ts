@@ -1,0 +1,118 @@
+// Shared by the stress files. K0MARU_STRESS=full runs the sizes of the attack report (scripts/stress.mjs sets it);
+// anything else is the short version that `npm test` runs on every push. Each file records its figures with
+// `record()`; the stress runner merges them into bench/results/stress.json.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Database } from 'node-sqlite3-wasm';
+import { privateCli } from '../unit/flush/crashKit';
+
+export const FULL = process.env.K0MARU_STRESS === 'full';
+export const MODE = FULL ? 'full' : 'short';
+export const size = (full: number, short: number): number => (FULL ? full : short);
+
+export function record(name: string, figures: Record<string, unknown>): void {
+  const out = process.env.K0MARU_STRESS_OUT;
+  const line = JSON.stringify({ name, mode: MODE, ...figures });
+  process.stdout.write(`# stress ${line}\n`);
+  if (!out) return;
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `${name}.json`), line);
+}
+
+export const cliPath = (): string => privateCli();
+export const distDir = (): string => dirname(privateCli());
+
+export interface McpConn {
+  client: Client;
+  child: () => ChildProcess | undefined;
+  pid: () => number | undefined;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** The built MCP server (`k0maru mcp`) in its own process, spoken to by the real SDK client over stdio. */
+export async function connectMcp(root: string, env: Record<string, string> = {}): Promise<McpConn> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath(), 'mcp', '--vault', root],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: root, ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d) => (err = (err + String(d)).slice(-20_000)));
+  const client = new Client({ name: 'k0maru-stress', version: '1' });
+  await client.connect(transport);
+  const proc = () => (transport as unknown as { _process?: ChildProcess })._process;
+  return { client, child: proc, pid: () => transport.pid ?? undefined, stderr: () => err, close: () => client.close() };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+  ms: number;
+  timedOut: boolean;
+}
+
+/** Runs the built CLI; a run over `timeoutMs` is killed and reported as timed out (a hang), never awaited forever. */
+export function runCli(cwd: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; killAfterMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cliPath(), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    let timedOut = false;
+    const hang = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs ?? 60_000);
+    const kill = opts.killAfterMs !== undefined ? setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs) : undefined;
+    child.on('close', (code, signal) => {
+      clearTimeout(hang);
+      if (kill) clearTimeout(kill);
+      resolve({ code, signal, out, err, ms: performance.now() - t0, timedOut });
+    });
+  });
+}
+
+/** `PRAGMA integrity_check` on the index, read-only, after every writer has stopped. */
+export function integrityCheck(indexPath: string): string {
+  const db = new Database(indexPath, { readOnly: true });
+  try {
+    const rows = db.all('PRAGMA integrity_check') as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+export const round = (n: number): number => Math.round(n * 10) / 10;
+
+/** Every text result of a tool call, and whether it is an error with code INTERNAL. */
+export function isInternal(result: unknown): boolean {
+  const r = result as { isError?: boolean; content?: { text?: string }[]; structuredContent?: { code?: string } };
+  if (!r?.isError) return false;
+  const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
+  return r.structuredContent?.code === 'INTERNAL' || /\bINTERNAL\b/.test(text);
+}
+
+export function errorCode(result: unknown): string | undefined {
+  const r = result as { isError?: boolean; content?: { text?: string }[]; structuredContent?: { code?: string } };
+  if (!r?.isError) return undefined;
+  const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
+  if (/-32602|validation error/i.test(text)) return 'SCHEMA_REJECTED';
+  return r.structuredContent?.code ?? /^([A-Z][A-Z_]{3,}):/.exec(text)?.[1] ?? `UNCODED: ${text.slice(0, 80)}`;
+}
