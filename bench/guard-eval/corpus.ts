@@ -23,6 +23,8 @@ export interface CorpusFigures {
   slowestFile: { path: string; ms: number } | null;
   /** How an inferred rule was recognised; absent until the parser marks rules as inferred. */
   inferredFlag: string;
+  /** Every inferred rule (first 300), for hand-checking: ADR path:line, kind, pattern, trigger, scope, sentence. */
+  inferredList: Array<{ adr: string; line: number; active: boolean; kind: string; pattern: string; when?: string; include: string[]; sentence?: string }>;
 }
 
 function walk(dir: string): string[] {
@@ -46,7 +48,7 @@ export function corpusFigures(root = CORPUS): CorpusFigures | { corpus: string; 
   const files = walk(root);
   const f: CorpusFigures = {
     corpus: root, files: files.length, activeAdrs: 0, inactiveAdrs: 0, adrsWithInferredRules: 0, activeAdrsWithInferredRules: 0,
-    inferredRules: 0, adrsWithExplicitRules: 0, explicitRules: 0, diagnostics: {}, crashes: [], parseMsTotal: 0, slowestFile: null, inferredFlag: 'none seen',
+    inferredRules: 0, adrsWithExplicitRules: 0, explicitRules: 0, diagnostics: {}, crashes: [], parseMsTotal: 0, slowestFile: null, inferredFlag: 'none seen', inferredList: [],
   };
   for (const abs of files) {
     const rel = relative(root, abs).split('\\').join('/');
@@ -73,6 +75,11 @@ export function corpusFigures(root = CORPUS): CorpusFigures | { corpus: string; 
       f.inferredFlag = r.origin === 'inferred' ? "rule.origin === 'inferred'" : r.inferred === true ? 'rule.inferred === true' : "rule.source === 'inferred'";
     }
     f.inferredRules += inferred.length;
+    for (const r of inferred) {
+      if (f.inferredList.length >= 300) break;
+      const s = (r as unknown as { sentence?: string }).sentence;
+      f.inferredList.push({ adr: rel, line: r.line, active: parsed.active, kind: r.kind, pattern: r.pattern.source, when: r.when?.source, include: r.include, sentence: s });
+    }
     if (explicit) f.adrsWithExplicitRules++;
     f.explicitRules += explicit;
     for (const d of parsed.diagnostics) f.diagnostics[d.code] = (f.diagnostics[d.code] ?? 0) + 1;
