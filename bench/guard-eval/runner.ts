@@ -115,7 +115,16 @@ export function loadCase(file: string): EvalCase {
   return { name, split, origin: '', change: {}, ...raw, style: raw.style, files: raw.files, expect: raw.expect } as EvalCase;
 }
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'eval', GIT_AUTHOR_EMAIL: 'eval@example.invalid', GIT_COMMITTER_NAME: 'eval', GIT_COMMITTER_EMAIL: 'eval@example.invalid' };
+const IDENTITY = { GIT_AUTHOR_NAME: 'eval', GIT_AUTHOR_EMAIL: 'eval@example.invalid', GIT_COMMITTER_NAME: 'eval', GIT_COMMITTER_EMAIL: 'eval@example.invalid' };
+
+/** The caller's environment without git's and k0maru's own variables: run from a git hook (GIT_DIR,
+ *  GIT_INDEX_FILE) or with K0MARU_* settings, the case would otherwise check another repository or behave
+ *  differently from a user's plain commit. The global and system git config are left out too (hermetic cases). */
+function caseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(GIT_|K0MARU_)/.test(k)) env[k] = v;
+  return { ...env, ...IDENTITY, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+}
 
 /** Bytes git treats as binary (a NUL in the first 8000 bytes), derived from the case's text so changes differ. */
 function binaryBytes(text: string): Buffer {
@@ -131,7 +140,7 @@ function writeRel(root: string, rel: string, text: string, binary: boolean): voi
 /** Builds the repository: `files` committed, then `change` applied and staged with `git add -A`. */
 export function buildRepo(c: EvalCase, cli: string): string {
   const root = mkdtempSync(join(tmpdir(), 'k0guard-eval-'));
-  const env = { ...process.env, ...GIT_ENV };
+  const env = caseEnv();
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   git('init', '-q', '-b', 'main');
   git('config', 'commit.gpgsign', 'false');
@@ -217,7 +226,7 @@ export function runCase(c: EvalCase, cli: string): CaseResult {
   let root: string | undefined;
   try {
     root = buildRepo(c, cli);
-    const env = { ...process.env, ...GIT_ENV };
+    const env = caseEnv();
     const r = spawnSync(process.execPath, [cli, 'guard', '--staged', '--json'], { cwd: root, env, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
     let json: { violations?: Array<Record<string, unknown>>; diagnostics?: Array<Record<string, unknown>> } | undefined;
     try {
