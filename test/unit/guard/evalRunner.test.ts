@@ -93,3 +93,11 @@ test('every case file of the evaluation set loads and uses a documented style', 
   }
   assert.ok(n >= 16, `only ${n} cases`);
 });
+
+test('a CLI that does not answer with JSON is a crash: every expected finding is missed, nothing passes', () => {
+  const r = runCase(baseCase({}), join(REPO, 'bench', 'guard-eval', 'no-such-cli.mjs'));
+  assert.equal(r.crashed, true);
+  assert.equal(r.fn.length, 1);
+  assert.equal(casePassed(r), false);
+  assert.deepEqual(summarize([r]).crashed.length, 1);
+});
