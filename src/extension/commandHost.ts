@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Project } from '../core/project';
-import type { VectorChannel } from '../core/search/types';
+import type { HostRecallOptions } from '../core/host';
+import type { RecallResult } from '../core/search/types';
 import { toK0 } from './coreLoader';
 import type { IndexController } from './indexController';
 import type { Settings } from './settings';
@@ -14,8 +15,8 @@ export interface CommandHost {
   /** The first local workspace folder (where Init creates `.k0maru/`). */
   workspaceRoot(): string | undefined;
   settings(): Settings;
-  /** The vector channel for hybrid recall (see VaultSession.vectors). */
-  vectors(): Promise<{ channel?: VectorChannel; warning?: string }>;
+  /** Recall under the one policy the MCP tool and the CLI answer with (see VaultSession.recall). */
+  recall(query: string, opts?: HostRecallOptions): Promise<RecallResult>;
   /** A command changed what the views show (the offload ledger); file watchers would notice too, later. */
   refreshViews(): void;
   /** Called after Init created a vault: the extension opens it without a reload. */
@@ -38,7 +39,6 @@ export async function requireProject(host: CommandHost, what: string): Promise<P
     if (pick) await vscode.commands.executeCommand('k0maru.initVault');
     return undefined;
   }
-  await c.whenIdle();
   return c.project();
 }
 

@@ -6,7 +6,7 @@ import type { OffloadResult } from '../core/offload';
 import type { DistillResult } from '../core/distill';
 import type { IntegrationReport } from '../core/install';
 import type { InitReport } from '../core/vault/init';
-import { loadCore, loadDistill, loadTools, toK0 } from './coreLoader';
+import { loadCore, loadDistill, loadTools } from './coreLoader';
 import { openAt, reportErrors, requireProject, requireTrust, selectedText, showMarkdown, type CommandHost } from './commandHost';
 import { flushDecision } from './flushCommand';
 import type { ViolationInfo } from './guardDiagnostics';
@@ -74,10 +74,8 @@ async function recallCommand(host: CommandHost, args?: { query?: string; open?: 
   const query = args?.query ?? (await vscode.window.showInputBox({ title: 'K0maru: Recall', prompt: 'Search the project memory', placeHolder: 'e.g. how do we lock a payment?' }));
   if (!query?.trim()) return undefined;
   return reportErrors(host, 'Recall', async () => {
-    // Hybrid like the MCP tool when the embedding model loads; BM25 with the reason otherwise.
-    const { channel, warning } = await host.vectors().catch((err: unknown) => ({ channel: undefined, warning: toK0(err).message }));
-    const result = await loadCore().recall(project, query, { mode: channel ? 'hybrid' : 'bm25', limit: 20, vectors: channel });
-    if (warning) result.warnings.push(warning);
+    // Hybrid like the MCP tool: BM25 with the reason until the embedding model loads (the host's recall policy).
+    const result = await host.recall(query, { mode: 'hybrid', limit: 20 });
     for (const w of result.warnings) host.log.info(`recall: ${w}`);
     if (args?.query !== undefined && !args.open) return result;
     if (!result.hits.length) {

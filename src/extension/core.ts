@@ -15,7 +15,7 @@ import type * as Offload from '../core/offload';
 import type * as Recall from '../core/search/recall';
 import type * as Loadout from '../core/loadout/loadout';
 import type * as Tiers from '../core/index/tiers';
-import type * as Vectors from '../core/embed/vectorSession';
+import type * as Host from '../core/host';
 import type * as LedgerNodes from '../core/offload/ledger';
 import type PicomatchFn from 'picomatch';
 
@@ -29,6 +29,5 @@ export const getProjectLoadout: typeof Loadout.getProjectLoadout = (...a) => (re
 export const isRetiredStatus: typeof Tiers.isRetiredStatus = (...a) => (require('../core/index/tiers') as typeof Tiers).isRetiredStatus(...a);
 export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('../core/offload/ledger') as typeof LedgerNodes).readLedgerNodes(...a);
 export const picomatch = ((...a: Parameters<typeof PicomatchFn>) => (require('picomatch') as typeof PicomatchFn)(...a)) as typeof PicomatchFn;
-/** The editor's vector channel for hybrid recall (one embedding worker thread for the vault session). */
-export const createVectorSession = (...a: ConstructorParameters<typeof Vectors.VectorSession>): Vectors.VectorSession =>
-  new (require('../core/embed/vectorSession') as typeof Vectors).VectorSession(...a);
+/** The project's one long-lived host (scans, vectors, the recall policy), as the MCP server and `k0maru ui` run it. */
+export const createProjectHost = (...a: ConstructorParameters<typeof Host.ProjectHost>): Host.ProjectHost => new (require('../core/host') as typeof Host).ProjectHost(...a);

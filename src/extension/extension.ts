@@ -35,11 +35,11 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
   const ready = () => (session && vscode.workspace.isTrusted ? session : undefined);
   const architecture = new ListTree(async () => {
     const s = ready();
-    return s ? buildArchitecture((await s.controller.whenIdle(), s.controller.project()), await s.rules.adrs()) : [];
+    return s ? buildArchitecture(await s.controller.project(), await s.rules.adrs()) : [];
   }, onError('Architecture view'));
   const memory = new ListTree(async () => {
     const s = ready();
-    return s ? buildMemory((await s.controller.whenIdle(), s.controller.project())) : [];
+    return s ? buildMemory(await s.controller.project()) : [];
   }, onError('Memory view'));
   const offloads = new ListTree(async () => {
     const s = ready();
@@ -95,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       controller: () => session?.controller,
       workspaceRoot: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
       settings: readSettings,
-      vectors: () => (session ? session.vectors() : Promise.resolve({ warning: 'no vault' })),
+      recall: (query, opts) => (session ? session.recall(query, opts) : Promise.reject(new Error('this workspace has no vault'))),
       refreshViews: refreshAll,
       vaultCreated: (root) => {
         if (session?.projectRoot !== root) openVault(root);

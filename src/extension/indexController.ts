@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ProjectHost, ScanEvent } from '../core/host';
 import type { Project } from '../core/project';
 import type { ScanOptions, ScanReport } from '../core/scan/scanner';
 import type { IndexState, ScanReason } from './api';
@@ -6,16 +7,26 @@ import { loadCore, toK0 } from './coreLoader';
 
 const SAVE_DEBOUNCE_MS = 500;
 
+export interface IndexControllerOptions {
+  /** The embedding model setting, read when the worker starts. */
+  model(): string | undefined;
+  /** A background fill finished: every passage has its vector (views and consoles ask again). */
+  onVectorsCovered(): void;
+}
+
+/** One background embedding step in the editor: a Recall queued behind it waits at most this long. */
+const BACKGROUND_EMBED_STEP_MS = 500;
 
 /**
- * Owns the opened project for one workspace and serialises scans: at most one runs, and any number of requests
- * made meanwhile collapse into a single follow-up scan (a burst of saves costs two scans, not N). The core is
- * loaded on the first scan, not at activation, so activate() does not pay for SQLite, markdown-it and the hasher.
+ * The editor's face of the project's one long-lived host (core/host ProjectHost, the same the MCP server and
+ * `k0maru ui` run on): the host single-flights the scans (a request during a scan gets a scan that started after
+ * it; a burst of saves costs two scans, not N), owns the embedding worker and its background fill, and answers
+ * recall with the one policy. This class adds only what is the editor's: the save debounce, the status-bar state
+ * as a vscode event, and the log lines. The core is loaded on the first scan, not at activation, so activate()
+ * does not pay for SQLite, markdown-it and the hasher.
  */
 export class IndexController implements vscode.Disposable {
-  private opened: Project | undefined;
-  private current: Promise<ScanReport> | undefined;
-  private next: Promise<ScanReport> | undefined;
+  private hostValue: ProjectHost | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private debounced: Promise<void> | undefined;
   private resolveDebounced: (() => void) | undefined;
@@ -26,6 +37,7 @@ export class IndexController implements vscode.Disposable {
   constructor(
     readonly projectRoot: string,
     private readonly log: vscode.LogOutputChannel,
+    private readonly opts: IndexControllerOptions = { model: () => undefined, onVectorsCovered: () => {} },
   ) {}
 
   get state(): IndexState {
@@ -34,29 +46,36 @@ export class IndexController implements vscode.Disposable {
 
   /** Folder of Markdown notes, once the project is open (a bound vault may live outside the workspace). */
   get notesRoot(): string | undefined {
-    return this.opened?.paths.notesRoot;
+    return this.hostValue?.openedPaths?.notesRoot;
   }
 
-  private setState(s: IndexState): void {
-    this.stateValue = s;
-    this.changed.fire(s);
+  /** The host, created with the core bundle on first use. */
+  get host(): ProjectHost {
+    if (this.hostValue) return this.hostValue;
+    const core = loadCore();
+    const paths = core.pathsForProject(this.projectRoot);
+    this.hostValue = core.createProjectHost({
+      // The workspace folder is the project: no walking up and no K0MARU_VAULT from the editor's environment.
+      paths,
+      log: (level, message) => this.log[level](message),
+      // Never hold the extension host's event loop for long: yield every 20 ms of scanning.
+      scanYieldMs: 20,
+      onScan: (e) => this.onScan(e),
+      model: this.opts.model,
+      // A person is looking (Recall, the console): cover the rest of the vault in the background, in short steps.
+      backgroundFill: { stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: this.opts.onVectorsCovered },
+    });
+    this.log.info(`opening vault ${paths.notesRoot} (index ${paths.indexPath})`);
+    return this.hostValue;
   }
 
-  scan(reason: ScanReason, onProgress?: ScanOptions['onProgress']): Promise<ScanReport> {
-    if (!this.current) {
-      this.current = this.runOnce(reason, onProgress).finally(() => {
-        this.current = undefined;
-      });
-      return this.current;
+  /** A scan that starts after this call (shared with other callers); rejects with `{code, message}`. */
+  async scan(reason: ScanReason, onProgress?: ScanOptions['onProgress']): Promise<ScanReport> {
+    try {
+      return await this.host.scan({ reason, onProgress });
+    } catch (err) {
+      throw toK0(err);
     }
-    // `current` clears itself in its own finally, which runs before this continuation.
-    this.next ??= this.current
-      .catch(() => undefined)
-      .then(() => {
-        this.next = undefined;
-        return this.scan(reason, onProgress);
-      });
-    return this.next;
   }
 
   /**
@@ -72,57 +91,48 @@ export class IndexController implements vscode.Disposable {
       this.debounced = undefined;
       this.resolveDebounced = undefined;
       this.scan(reason)
-        .catch(() => undefined) // already logged and shown in the status bar by runOnce
+        .catch(() => undefined) // already logged and shown in the status bar by onScan
         .finally(() => done?.());
     }, delayMs);
   }
 
+  /** Resolves once no scan is running, queued or waiting for its debounce. */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const pending = this.debounced ?? this.next ?? this.current;
+      const pending = this.debounced ?? (this.hostValue?.scanning ? this.hostValue.idle() : undefined);
       if (!pending) return;
       await pending.catch(() => undefined);
     }
   }
 
-  private async runOnce(reason: ScanReason, onProgress?: ScanOptions['onProgress']): Promise<ScanReport> {
-    this.setState({ kind: 'scanning' });
-    try {
-      const project = this.open();
-      const report = await project.scan({
-        // Never hold the extension host's event loop for long: yield every 20 ms of scanning.
-        yieldEveryMs: 20,
-        onProgress: (p) => {
-          this.setState({ kind: 'scanning', done: p.done, total: p.total });
-          onProgress?.(p);
-        },
-      });
-      this.logReport(reason, report);
-      this.setState({ kind: 'ready', notes: report.total, last: { reason, at: new Date(), report } });
-      return report;
-    } catch (err) {
-      const e = toK0(err);
-      this.log.error(`scan (${reason}) failed: ${e.code}: ${e.message}`);
-      this.setState({ kind: 'error', code: e.code, message: e.message });
-      throw e;
+  /** The project as of the last scan that was running or queued when asked: the views and the console read it. */
+  async project(): Promise<Project> {
+    await this.whenIdle();
+    return this.host.current();
+  }
+
+  /** Stops the embedding worker (the model setting changed); the next hybrid recall starts one again. */
+  async resetVectors(): Promise<void> {
+    await this.hostValue?.resetVectors();
+  }
+
+  private onScan(e: ScanEvent): void {
+    const reason = e.reason as ScanReason;
+    if (e.kind === 'started') this.setState({ kind: 'scanning' });
+    else if (e.kind === 'progress') this.setState({ kind: 'scanning', done: e.done, total: e.total });
+    else if (e.kind === 'finished') {
+      this.logReport(reason, e.report);
+      this.setState({ kind: 'ready', notes: e.report.total, last: { reason, at: new Date(), report: e.report } });
+    } else {
+      const err = toK0(e.error);
+      this.log.error(`scan (${reason}) failed: ${err.code}: ${err.message}`);
+      this.setState({ kind: 'error', code: err.code, message: err.message });
     }
   }
 
-  /** The opened project (opened now if no scan ran yet): commands hand it to the core use cases. */
-  project(): Project {
-    return this.open();
-  }
-
-  private open(): Project {
-    if (this.opened) return this.opened;
-    const { openProject, pathsForProject } = loadCore();
-    // The workspace folder is the project: no walking up and no K0MARU_VAULT from the editor's environment.
-    this.opened = openProject({
-      paths: pathsForProject(this.projectRoot),
-      log: (level, message) => this.log[level](message),
-    });
-    this.log.info(`opened vault ${this.opened.paths.notesRoot} (index ${this.opened.paths.indexPath})`);
-    return this.opened;
+  private setState(s: IndexState): void {
+    this.stateValue = s;
+    this.changed.fire(s);
   }
 
   private logReport(reason: ScanReason, r: ScanReport): void {
@@ -138,11 +148,8 @@ export class IndexController implements vscode.Disposable {
     if (this.debounce) clearTimeout(this.debounce);
     this.resolveDebounced?.();
     this.changed.dispose();
-    try {
-      this.opened?.close();
-    } catch (err) {
-      this.log.warn(`closing the index failed: ${(err as Error).message}`);
-    }
-    this.opened = undefined;
+    // The host lets a running scan finish, then stops the embedding worker and closes the index.
+    void this.hostValue?.close().catch((err: unknown) => this.log.warn(`closing the index failed: ${(err as Error).message}`));
+    this.hostValue = undefined;
   }
 }

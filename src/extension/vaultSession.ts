@@ -1,18 +1,16 @@
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
 import type { VaultPaths } from '../core/vault/paths';
-import type { VectorSession } from '../core/embed/vectorSession';
-import type { VectorChannel } from '../core/search/types';
+import type { HostRecallOptions, VectorAttempt } from '../core/host';
+import type { RecallResult } from '../core/search/types';
 import type { ScanReason } from './api';
 import { loadCore } from './coreLoader';
 import { GuardCodeActions, GuardDiagnostics } from './guardDiagnostics';
+import { InferredRuleView } from './inferredRules';
 import { IndexController } from './indexController';
 import { mcpLaunch, registerMcpServer, type McpLaunch, type McpRegistration } from './mcpRegistration';
 import { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
-
-/** One background embedding step in the editor: a Recall queued behind it waits at most this long. */
-const BACKGROUND_EMBED_STEP_MS = 500;
 
 export interface SessionDeps {
   log: vscode.LogOutputChannel;
@@ -33,27 +31,33 @@ export class VaultSession implements vscode.Disposable {
   readonly controller: IndexController;
   readonly rules: RuleModel;
   readonly guard: GuardDiagnostics;
+  /** Inferred rules shown in their ADRs, with the "Write as an explicit rule" quick fix. */
+  readonly inferred: InferredRuleView;
   private pathsValue: VaultPaths | undefined;
   private mcpKind: McpRegistration = 'none';
   private started = false;
-  private vectorSession: VectorSession | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(readonly projectRoot: string, private readonly deps: SessionDeps) {
-    this.controller = new IndexController(projectRoot, deps.log);
+    this.controller = new IndexController(projectRoot, deps.log, {
+      model: () => deps.settings().embeddingModelPath || undefined,
+      onVectorsCovered: () => deps.viewsStale('index'),
+    });
     this.rules = new RuleModel(() => this.paths().notesRoot, deps.log);
     this.guard = new GuardDiagnostics(projectRoot, () => this.paths().notesRoot, this.rules, deps.settings, deps.log);
+    this.inferred = new InferredRuleView(() => this.paths(), this.rules);
     this.disposables.push(
+      // Its host stops the embedding worker before it closes the index the worker reads.
       this.controller,
-      // Disposed before the controller (the list is disposed in reverse): the worker reads the index it closes.
-      { dispose: () => void this.dropVectors() },
       this.rules,
       this.guard,
+      this.inferred,
       this.controller.onDidChangeState((s) => {
         if (s.kind === 'ready') deps.viewsStale('index');
       }),
       this.rules.onDidChange(() => deps.viewsStale('rules')),
       vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new GuardCodeActions(this.guard), { providedCodeActionKinds: GuardCodeActions.kinds }),
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file', language: 'markdown' }, this.inferred, { providedCodeActionKinds: InferredRuleView.kinds }),
     );
     if (vscode.workspace.isTrusted) setTimeout(() => this.start('activation'), 0);
     else this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.start('trust-granted')));
@@ -68,29 +72,22 @@ export class VaultSession implements vscode.Disposable {
   }
 
   /**
-   * The vector channel for hybrid recall, as the MCP server does it (plus a background fill, see below): one embedding worker thread (1 ORT thread,
-   * so the extension host keeps a core) started on the first recall; each call embeds what the scanner changed
-   * for up to `budgetMs`. A warning instead of a channel means: answer with BM25 (no usable model).
+   * The vector channel for hybrid recall, from the host the MCP server and `k0maru ui` run on too: one embedding
+   * worker thread (1 ORT thread, so the extension host keeps a core) started on the first recall; each call embeds
+   * what the scanner changed for up to `budgetMs`, then the rest fills in in the background. A warning instead of a
+   * channel means: answer with BM25 (no usable model).
    */
-  async vectors(budgetMs = 1000): Promise<{ channel?: VectorChannel; warning?: string }> {
-    const project = this.controller.project();
-    const model = this.deps.settings().embeddingModelPath || undefined;
-    this.vectorSession ??= loadCore().createVectorSession(project.index, { model, threads: 1 });
-    const r = await this.vectorSession.prepare(budgetMs);
-    // A person is looking (Recall, the console): cover the rest of the vault in the background, in short steps,
-    // then let the views and consoles ask again.
-    this.vectorSession.fillInBackground({
-      stepMs: BACKGROUND_EMBED_STEP_MS,
-      onCovered: () => this.deps.viewsStale('index'),
-      log: (level, message) => this.deps.log[level](message),
-    });
-    return r;
+  vectors(budgetMs = 1000): Promise<VectorAttempt> {
+    return this.controller.host.vectors(budgetMs);
+  }
+
+  /** Recall under the one policy (hybrid from BM25 with the reason until a model loads), after a fresh scan. */
+  recall(query: string, opts: HostRecallOptions = {}): Promise<RecallResult> {
+    return this.controller.host.recall(query, { reason: 'command', ...opts });
   }
 
   private async dropVectors(): Promise<void> {
-    const vs = this.vectorSession;
-    this.vectorSession = undefined;
-    await vs?.dispose().catch((err) => this.deps.log.warn(`stopping the embedding worker: ${(err as Error).message}`));
+    await this.controller.resetVectors().catch((err) => this.deps.log.warn(`stopping the embedding worker: ${(err as Error).message}`));
   }
 
   /** Vault paths (the bound vault's notes root included), known before the index opens. */
@@ -118,7 +115,10 @@ export class VaultSession implements vscode.Disposable {
       this.disposables.push(mcp.disposable);
     });
     // A later turn: loading the guard bundle and the index bundle in one turn would add up their stalls.
-    setTimeout(() => step('starting the guard', () => void this.guard.start()), 0);
+    setTimeout(() => step('starting the guard', () => {
+      void this.guard.start();
+      void this.inferred.start();
+    }), 0);
     this.deps.viewsStale('offloads');
   }
 

@@ -155,7 +155,7 @@ export class ConsoleHost implements vscode.Disposable {
       ? { project: () => Promise.reject(new core.K0Error('VAULT_NOT_FOUND', why ?? 'no vault')), vectors: () => Promise.reject(new core.K0Error('VAULT_NOT_FOUND', why ?? 'no vault')) }
       : {
           // Like the Memory view: the index as of the last scan that was running or queued when asked.
-          project: async () => (await session.controller.whenIdle(), session.controller.project()),
+          project: () => session.controller.project(),
           vectors: (budgetMs) => session.vectors(budgetMs),
         };
     this.checkpoints ??= new core.LineCheckpoints();
