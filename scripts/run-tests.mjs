@@ -21,13 +21,15 @@ function find(dir, suffix) {
 const pick = (files) => (filter.length ? files.filter((f) => filter.some((x) => f.includes(x))) : files);
 const unit = pick(find('test/unit', '.test.ts'));
 const suites = [['unit', unit]];
+// The short version of the reliability suite (test/stress/; `npm run test:stress` runs it at full size).
+if (!unitOnly) suites.push(['stress (short)', pick(find('test/stress', '.test.ts'))]);
 if (!unitOnly) suites.push(['integration', pick(find('test/integration', '.runner.ts'))], ['e2e', pick(find('test/e2e', '.test.ts'))]);
 
 let failed = false;
 let hostReady = false;
 for (const [name, files] of suites) {
   if (!files.length) continue;
-  if (name !== 'unit' && !hostReady) {
+  if (name !== 'unit' && !name.startsWith('stress') && !hostReady) {
     // The integration and browser suites drive real programs; install or verify them first (idempotent, cached).
     const r = spawnSync('bash', ['scripts/ensure-test-host.sh'], { stdio: 'inherit' });
     if (r.status !== 0) {
