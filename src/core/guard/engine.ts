@@ -1,8 +1,9 @@
 import picomatch from 'picomatch';
 import { languageOf, type LanguageInfo } from './languages';
-import { compilePattern, type CompiledPattern } from './pattern';
+import { LruMap } from './lru';
+import { compilePattern, isCallShaped, type CompiledPattern } from './pattern';
 import { createClassifier, firstMultilineOpener, quickCode, type FileClassifier, type SyntaxClass } from './syntax';
-import type { ChangedFile, GuardRule, RequireWindow, Violation } from './types';
+import type { ChangedFile, GuardRule, MatchContext, RequireWindow, Violation } from './types';
 
 /**
  * The hot path: rules × added lines → violations. All added lines of the diff are joined into one text so each
@@ -15,10 +16,21 @@ export interface PreparedRule {
   /** deny/warn: the pattern; require: the trigger (`when:`). */
   trigger: CompiledPattern;
   companion?: CompiledPattern;
+  /** Where a match counts, decided once here (see `effectiveContext`). */
+  context: MatchContext;
   applies(path: string, lang: LanguageInfo): boolean;
 }
 
-const compiled = new Map<string, PreparedRule>();
+/**
+ * Compiled rules are remembered across checks (the MCP server and the editor check for days in one process),
+ * keyed by the rule's whole content, so an edited ADR makes new keys: the memo keeps the most recently used ones.
+ * 2,048 is ten times the rules of a large vault; an evicted rule's RE2 objects are freed.
+ */
+export const PREPARED_RULE_CAP = 2048;
+const compiled = new LruMap<string, PreparedRule>(PREPARED_RULE_CAP, (p) => {
+  p.trigger.dispose();
+  p.companion?.dispose();
+});
 
 /** Compiles each distinct rule once per process (the hook and the MCP server reuse them across checks). */
 export function prepareRules(rules: GuardRule[]): PreparedRule[] {
@@ -31,6 +43,22 @@ export function prepareRules(rules: GuardRule[]): PreparedRule[] {
     }
     return p;
   });
+}
+
+/** How many compiled rules the process keeps (for tests of the bound). */
+export function preparedRuleCount(): number {
+  return compiled.size;
+}
+
+/**
+ * A call written inside a string literal is not a call: unless the ADR chose a context, a call-shaped pattern
+ * (`fetch(`, `os.system(`, `new Function(`) counts in code only, while a text-shaped one (`SELECT * FROM`,
+ * `DROP TABLE`) keeps counting inside strings, where SQL lives. For `require` the trigger decides.
+ */
+export function effectiveContext(rule: GuardRule): MatchContext {
+  if (rule.contextExplicit || rule.context !== 'code') return rule.context;
+  const trigger = rule.kind === 'require' && rule.when ? rule.when : rule.pattern;
+  return isCallShaped(trigger) ? 'code-strict' : 'code';
 }
 
 const PROSE = /\.(md|markdown|mdx|txt|rst|adoc)$/i;
@@ -46,6 +74,7 @@ function prepare(rule: GuardRule): PreparedRule {
     rule,
     trigger: compilePattern(isRequire ? rule.when! : rule.pattern),
     companion: isRequire ? compilePattern(rule.pattern) : undefined,
+    context: effectiveContext(rule),
     applies(path, lang) {
       if (exc?.(path)) return false;
       if (inc && !inc(path)) return false;
@@ -100,6 +129,7 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
   if (!parts.length || !rules.length) return [];
   const text = parts.join('\n');
   let lower: string | undefined;
+  let chunks: [number, number][] | undefined;
 
   const lineAt = (pos: number): number => {
     let lo = 0;
@@ -142,21 +172,47 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
     } else if (t.cheapPerLine || !t.nextInText) {
       for (let k = 0; k < parts.length; k++) if (inScope(owner[k])) scanLine(k);
     } else {
-      // A regex with no literal every match must contain: one RE2 pass over the whole text (crossing into WASM
-      // per line would cost ~4 µs × lines). A match that spans a line break is not a line match: that line is
-      // re-checked alone, and scanning resumes on the next line, so every line is still judged on its own.
-      let from = 0;
-      while (from < text.length) {
-        const hit = t.nextInText!(text, from);
-        if (!hit) break;
-        const k = lineAt(hit.index);
-        if (inScope(owner[k])) scanLine(k);
-        from = k + 1 < starts.length ? starts[k + 1] : text.length;
+      // A regex with no literal every match must contain: RE2 passes over chunks of whole lines (crossing into
+      // WASM per line would cost ~4 µs × lines). RE2 copies its input on every call, so a chunk, not the whole
+      // diff, is what each search copies: linear even when every line matches. A match that spans a line break
+      // is not a line match: that line is re-checked alone, and scanning resumes on the next line, so every line
+      // is still judged on its own.
+      for (const [a, b] of (chunks ??= chunkLines(parts))) {
+        const chunk = b - a === parts.length ? text : parts.slice(a, b).join('\n');
+        const base = starts[a];
+        let from = 0;
+        while (from < chunk.length) {
+          const hit = t.nextInText!(chunk, from);
+          if (!hit) break;
+          const k = lineAt(base + hit.index);
+          if (inScope(owner[k])) scanLine(k);
+          from = k + 1 < b ? starts[k + 1] - base : chunk.length;
+        }
       }
     }
   }
   if (!candidates.length) return [];
   return confirm(candidates, files, langs, content);
+}
+
+/** Up to this many characters of whole lines per RE2 search (one longer line is a chunk of its own). */
+const CHUNK_CHARS = 64 * 1024;
+
+function chunkLines(parts: string[]): [number, number][] {
+  const out: [number, number][] = [];
+  let a = 0;
+  let size = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const len = parts[k].length + 1;
+    if (k > a && size + len > CHUNK_CHARS) {
+      out.push([a, k]);
+      a = k;
+      size = 0;
+    }
+    size += len;
+  }
+  out.push([a, parts.length]);
+  return out;
 }
 
 async function confirm(candidates: Candidate[], files: ChangedFile[], langs: LanguageInfo[], content: ContentProvider): Promise<Violation[]> {
@@ -176,8 +232,9 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
     try {
       for (const c of list) {
         const rule = c.prepared.rule;
+        const context = c.prepared.context;
         let where: SyntaxClass = 'code';
-        if (rule.context !== 'anywhere' || rule.kind === 'require') {
+        if (context !== 'anywhere' || rule.kind === 'require') {
           const quick = quickCode(langs[fi], lines, c.line, c.column, c.match.length, firstTricky);
           if (quick) where = quick;
           else {
@@ -185,8 +242,8 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
             where = classifier.classify(c.line, c.column);
           }
         }
-        if (rule.context === 'code' && where === 'comment') continue;
-        if (rule.context === 'code-strict' && where !== 'code') continue;
+        if (context === 'code' && where === 'comment') continue;
+        if (context === 'code-strict' && where !== 'code') continue;
         if (c.prepared.companion && companionPresent(c.prepared.companion, rule.window ?? { kind: 'statement' }, lines, c)) continue;
         out.push({
           ruleId: rule.id,

@@ -1,20 +1,29 @@
 import type { PatternSpec } from './types';
 
 /**
- * Pattern matching for rules. Literals use indexOf. Every regex is validated by RE2 (re2-wasm) and, unless it is
- * "simple", runs on RE2, which is linear-time, so an ADR author cannot hang a commit with `(a+)+$`. Crossing into
- * WASM costs microseconds per call and RE2-in-WASM scans ~30 MB/s, so:
+ * Pattern matching for rules, in linear time for every input. Literals use indexOf. A regex runs on V8's engine
+ * only when V8 provably cannot backtrack on it (see `analyzeRegex`): a fixed-length regex (each start position
+ * costs at most its width) or one anchored with `^` and holding a single variable-length quantifier (one start
+ * position, at most L choices for that quantifier). Everything else — `\s+$`, `a.*b`, alternations, quantified
+ * groups — runs on RE2 (re2-wasm), which is linear-time, so an ADR author cannot hang a commit with `(a+)+$` nor
+ * with a "simple" `\s+$` over long lines of spaces (V8 tried every start position: O(L²) per line).
+ * Crossing into WASM costs microseconds per call and RE2 copies its whole input on every call, so:
  *  - each regex gets a prefilter: a literal every match must contain, found with indexOf; only the few lines that
- *    contain it are matched at all;
- *  - a simple regex (no alternation, no quantified group, at most one variable-length quantifier, only common
- *    escapes — see `isSimpleRegex`) runs on V8's engine one line at a time: with those limits backtracking is
- *    bounded by O(L²) for a line of L characters, and lines longer than MAX_JS_LINE go to RE2 anyway.
+ *    contain it are matched at all; a regex without one is run over chunks of whole lines (engine.ts);
+ *  - at most MAX_HITS_PER_LINE matches are taken from one line, so a long line with a match every few
+ *    characters cannot make RE2 copy it thousands of times;
+ *  - lines longer than MAX_JS_LINE go to RE2 even when V8 could run the regex (V8's cost is linear but with the
+ *    regex width as factor).
  */
 const MAX_JS_LINE = 2000;
+/** One rule reports at most this many matches in one line (a 1 MB minified line is still one line to fix). */
+export const MAX_HITS_PER_LINE = 100;
 
 interface Re2Like {
   lastIndex: number;
   exec(input: string): (string | undefined)[] & { index: number } | null;
+  /** The embind object behind the regex; its memory lives in the WASM heap until deleted. */
+  wrapper?: { delete?(): void };
 }
 type Re2Ctor = new (src: string, flags: string) => Re2Like;
 
@@ -27,12 +36,22 @@ function loadRe2(): Re2Ctor {
   return re2Ctor;
 }
 
+/** RE2 objects are not garbage-collected (embind): free them when a compiled pattern is dropped. */
+function freeRe2(re: Re2Like | undefined): void {
+  try {
+    re?.wrapper?.delete?.();
+  } catch {
+    // already freed
+  }
+}
+
 /** Error text when the engine that will run the regex rejects it (RE2 refuses backreferences, lookaround, …). */
 export function validateRegex(source: string, ignoreCase: boolean): string | undefined {
-  // A simple regex runs on V8 (see isSimpleRegex): V8 accepting it is the check, and RE2 need not load at all.
-  if (isSimpleRegex(source) && tryJsRegex(source, ignoreCase)) return undefined;
+  // Inside the syntax both engines read alike, V8 accepting the regex is the check, and RE2 need not load at all
+  // (the hook reads every ADR on every commit; most never meet a regex rule's prefilter).
+  if (analyzeRegex(source).shared && tryJsRegex(source, ignoreCase)) return undefined;
   try {
-    new (loadRe2())(source, ignoreCase ? 'iu' : 'u');
+    freeRe2(new (loadRe2())(source, ignoreCase ? 'iu' : 'u'));
     return undefined;
   } catch (err) {
     return (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '').trim() || 'invalid';
@@ -49,12 +68,16 @@ export interface CompiledPattern {
   /** Case-folded literal that every match contains (the literal itself for literal patterns). */
   needle?: string;
   foldCase: boolean;
-  /** All matches inside one line (no newlines). */
+  /** Which engine matches lines: indexOf, V8 (only regexes it runs in linear time) or RE2. */
+  engine: 'literal' | 'v8' | 're2';
+  /** All matches inside one line (no newlines), at most MAX_HITS_PER_LINE. */
   matchLine(line: string): Hit[];
   /** Next match at or after `from` in a multi-line text (`^`/`$` at line ends), for regexes without a needle. */
   nextInText?(text: string, from: number): Hit | undefined;
-  /** True when lines are matched by V8 (cheap per call): the engine then scans line by line. */
+  /** True when lines are matched by V8 or indexOf (cheap per call): the engine then scans line by line. */
   cheapPerLine: boolean;
+  /** Frees the RE2 objects (they are rebuilt if the pattern is used again). */
+  dispose(): void;
 }
 
 export function compilePattern(spec: PatternSpec): CompiledPattern {
@@ -65,15 +88,17 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
       spec,
       needle,
       foldCase: fold,
+      engine: 'literal',
       cheapPerLine: true,
       matchLine(line) {
         const hay = fold ? line.toLowerCase() : line;
         const hits: Hit[] = [];
-        for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + Math.max(1, needle.length))) {
+        for (let i = hay.indexOf(needle); i >= 0 && hits.length < MAX_HITS_PER_LINE; i = hay.indexOf(needle, i + Math.max(1, needle.length))) {
           hits.push({ index: i, length: needle.length });
         }
         return hits;
       },
+      dispose() {},
     };
   }
   const inlineCase = /\(\?[a-z]*i/.test(spec.source);
@@ -81,12 +106,25 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   const lit = requiredLiteral(spec.source);
   let re: Re2Like | undefined;
   let reText: Re2Like | undefined;
-  const js = isSimpleRegex(spec.source) ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
+  const js = analyzeRegex(spec.source).linearOnV8 ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
+  // Validation may accept a regex from V8 alone (see validateRegex); should RE2 still refuse it, V8 runs it.
+  const fallback = () => js ?? tryJsRegex(spec.source, spec.ignoreCase);
   return {
     spec,
+    engine: js ? 'v8' : 're2',
     cheapPerLine: !!js,
     nextInText(text, from) {
-      reText ??= new (loadRe2())(spec.source, spec.ignoreCase ? 'gimu' : 'gmu');
+      if (!reText) {
+        const made = makeRe2(spec.source, spec.ignoreCase ? 'gimu' : 'gmu');
+        if (!made) {
+          const m = tryJsRegex(spec.source, spec.ignoreCase, 'gm');
+          if (!m) return undefined;
+          m.lastIndex = from;
+          const hit = m.exec(text);
+          return hit ? { index: hit.index, length: hit[0].length } : undefined;
+        }
+        reText = made;
+      }
       reText.lastIndex = from;
       const m = reText.exec(text);
       return m ? { index: m.index, length: (m[0] ?? '').length } : undefined;
@@ -95,10 +133,14 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
     foldCase: fold,
     matchLine(line) {
       if (js && line.length <= MAX_JS_LINE) return jsHits(js, line);
-      re ??= new (loadRe2())(spec.source, spec.ignoreCase ? 'giu' : 'gu');
+      re ??= makeRe2(spec.source, spec.ignoreCase ? 'giu' : 'gu');
+      if (!re) {
+        const v8 = fallback();
+        return v8 ? jsHits(v8, line) : [];
+      }
       const hits: Hit[] = [];
       re.lastIndex = 0;
-      for (let m = re.exec(line); m; m = re.exec(line)) {
+      for (let m = re.exec(line); m && hits.length < MAX_HITS_PER_LINE; m = re.exec(line)) {
         const len = (m[0] ?? '').length;
         hits.push({ index: m.index, length: len });
         if (len === 0) re.lastIndex = m.index + 1; // an empty match must not loop forever
@@ -106,12 +148,25 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
       }
       return hits;
     },
+    dispose() {
+      freeRe2(re);
+      freeRe2(reText);
+      re = reText = undefined;
+    },
   };
 }
 
-function tryJsRegex(source: string, ignoreCase: boolean): RegExp | undefined {
+function makeRe2(source: string, flags: string): Re2Like | undefined {
   try {
-    return new RegExp(source, ignoreCase ? 'giu' : 'gu');
+    return new (loadRe2())(source, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+function tryJsRegex(source: string, ignoreCase: boolean, flags = 'g'): RegExp | undefined {
+  try {
+    return new RegExp(source, `${flags}${ignoreCase ? 'i' : ''}u`);
   } catch {
     return undefined; // RE2-only syntax: RE2 runs it
   }
@@ -120,41 +175,73 @@ function tryJsRegex(source: string, ignoreCase: boolean): RegExp | undefined {
 function jsHits(re: RegExp, line: string): Hit[] {
   const hits: Hit[] = [];
   re.lastIndex = 0;
-  for (let m = re.exec(line); m; m = re.exec(line)) {
+  for (let m = re.exec(line); m && hits.length < MAX_HITS_PER_LINE; m = re.exec(line)) {
     hits.push({ index: m.index, length: m[0].length });
     if (m[0].length === 0) re.lastIndex = m.index + 1;
   }
   return hits;
 }
 
-/**
- * Conservative test for "V8 cannot backtrack badly on this": no `|`, no quantifier after a group, at most one
- * variable-length quantifier (`*`, `+`, `?`, `{m,n}` with m ≠ n), no `(?` other than `(?:`, no POSIX classes,
- * and only the escapes both engines read the same way. Anything else runs on RE2.
- */
-export function isSimpleRegex(src: string): boolean {
+/** Counted repetitions above this go to RE2 (and RE2 itself refuses counts above 1000). */
+const MAX_V8_COUNT = 100;
+/** Longer sources are validated by RE2 itself: its program-size limit is not something V8 can tell. */
+const MAX_SHARED_SOURCE = 500;
+
+export interface RegexShape {
+  /**
+   * The regex uses only syntax both engines read the same way: no `(?` other than `(?:`, no POSIX classes, only
+   * the escapes `\d \D \w \W \s \S \b \B \t \n \r \f \v` and escaped punctuation (inside classes only
+   * `\d \D \w \W \s \S \t \n \r \f \v`), counts of at most 100. V8 accepting it means RE2 does too.
+   */
+  shared: boolean;
+  /**
+   * V8 runs it in time linear in the line: shared syntax, no `|`, no quantifier on a group, and either no
+   * variable-length quantifier (`*`, `+`, `?`, `{m,n}` with m ≠ n) or exactly one with the regex anchored by a
+   * leading `^` (lines are matched one at a time, without the `m` flag, so `^` is the line start).
+   */
+  linearOnV8: boolean;
+}
+
+export function analyzeRegex(src: string): RegexShape {
+  const no: RegexShape = { shared: false, linearOnV8: false };
+  if (src.length > MAX_SHARED_SOURCE) return no;
   let variable = 0;
+  let alternation = false;
+  let quantifiedGroup = false;
   let prevWasGroupEnd = false;
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
     if (c === '\\') {
       const n = src[i + 1] ?? '';
-      if (/[A-Za-z0-9]/.test(n) && !/[dDwWsSbBtnrfv]/.test(n)) return false;
+      if (!n) return no;
+      if (/[A-Za-z0-9]/.test(n) && !/[dDwWsSbBtnrfv]/.test(n)) return no;
       i++;
       prevWasGroupEnd = false;
       continue;
     }
     if (c === '[') {
       const end = skipClass(src, i);
-      if (end < 0) return false;
-      if (src.slice(i, end).includes('[:')) return false;
+      if (end < 0) return no;
+      const body = src.slice(i + 1, end - 1);
+      // POSIX classes are RE2-only; a leading `]` is a literal to RE2 but closes an empty class in V8.
+      if (body.includes('[:') || body.startsWith(']') || body.startsWith('^]')) return no;
+      // `[\b]` is a backspace to V8 and an error to RE2; other letter escapes differ too.
+      for (let j = 0; j < body.length; j++) {
+        if (body[j] !== '\\') continue;
+        const e = body[++j] ?? '';
+        if (/[A-Za-z0-9]/.test(e) && !/[dDwWsStnrfv]/.test(e)) return no;
+      }
       i = end - 1;
       prevWasGroupEnd = false;
       continue;
     }
-    if (c === '|') return false;
+    if (c === '|') {
+      alternation = true;
+      prevWasGroupEnd = false;
+      continue;
+    }
     if (c === '(') {
-      if (src[i + 1] === '?' && src[i + 2] !== ':') return false;
+      if (src[i + 1] === '?' && src[i + 2] !== ':') return no;
       prevWasGroupEnd = false;
       continue;
     }
@@ -166,18 +253,21 @@ export function isSimpleRegex(src: string): boolean {
       let isVariable = c !== '{';
       if (c === '{') {
         const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
-        if (!m) return false;
+        if (!m) return no;
+        if (Number(m[1]) > MAX_V8_COUNT || (m[3] && Number(m[3]) > MAX_V8_COUNT)) return no;
         isVariable = m[2] !== undefined && m[3] !== m[1];
         i += m[0].length - 1;
       }
       if (src[i + 1] === '?') i++; // lazy form of the same quantifier
-      if (prevWasGroupEnd) return false;
-      if (isVariable && ++variable > 1) return false;
+      if (prevWasGroupEnd) quantifiedGroup = true;
+      if (isVariable) variable++;
+      prevWasGroupEnd = false;
       continue;
     }
     prevWasGroupEnd = false;
   }
-  return true;
+  const linearOnV8 = !alternation && !quantifiedGroup && (variable === 0 || (variable === 1 && src.startsWith('^')));
+  return { shared: true, linearOnV8 };
 }
 
 function skipClass(src: string, start: number): number {
@@ -295,4 +385,28 @@ function skipGroup(src: string, start: number): number {
     }
   }
   return -1;
+}
+
+/** `name(`, `a.b(`, `a::b(`, `a->b(`, `a?.b(`, `new Foo(`, `$fn(`, `panic!(`, `Math.random()`. */
+const CALL_SHAPE = /^(?:new\s+)?[$A-Za-z_][\w$]*(?:\s*(?:\.|::|->|\?\.)\s*[$A-Za-z_][\w$]*)*!?\s*\(\)?$/;
+
+/**
+ * True when the pattern reads as a function call. A call written inside a string literal is not a call, so the
+ * engine does not count such a pattern in strings unless the ADR chose a context (see engine.ts). A regex is
+ * read through its common decorations (`\b`, `\s*`, escaped punctuation, a group of alternative names:
+ * `/\bconsole\.(log|warn)\s*\(/`); anything else regex-like makes it text-shaped, which keeps the old default.
+ */
+export function isCallShaped(spec: PatternSpec): boolean {
+  let s = spec.source.trim();
+  if (spec.type === 'regex') {
+    s = s
+      .replace(/^\^/, '')
+      .replace(/\\b/g, '')
+      .replace(/(?<!\\)\((?:\?:)?[$\w]+(?:\|[$\w]+)*\)/g, 'x')
+      .replace(/\\s[*+]?|\s[*+]/g, ' ')
+      .replace(/\\([.()$:?!>-])/g, '$1')
+      .trim();
+    if (/[\\[\]|*+{}^]/.test(s) || /\?(?!\.)/.test(s)) return false;
+  }
+  return CALL_SHAPE.test(s);
 }

@@ -362,9 +362,10 @@ function nestScopes(rule: GuardRule, ctx: ScopeCtx, out: AdrRules): void {
 const COMMENT_TRIGGER = /^(?:\/\/|\/\*|#|--|<!--)|^(?:eslint-disable|eslint-enable|@ts-ignore|@ts-expect-error|@ts-nocheck|noqa|nolint|NOSONAR|istanbul ignore|c8 ignore|prettier-ignore|type:\s*ignore|pylint:\s*disable|rubocop:\s*disable|nosec|TODO|FIXME|XXX|HACK)/;
 
 const FLAGS: Record<string, (r: GuardRule, setCase: (v: boolean) => void) => void> = {
-  anywhere: (r) => (r.context = 'anywhere'),
-  'code-only': (r) => (r.context = 'code'),
-  'no-strings': (r) => (r.context = 'code-strict'),
+  // A context the ADR names wins over the engine's default for call-shaped patterns (engine.ts effectiveContext).
+  anywhere: (r) => ((r.context = 'anywhere'), (r.contextExplicit = true)),
+  'code-only': (r) => ((r.context = 'code'), (r.contextExplicit = true)),
+  'no-strings': (r) => ((r.context = 'code-strict'), (r.contextExplicit = true)),
   'ignore-case': (_r, c) => c(true),
   'case-insensitive': (_r, c) => c(true),
   'case-sensitive': (_r, c) => c(false),
@@ -445,6 +446,7 @@ function applyModifier(rule: GuardRule, text: string, line: number, out: AdrRule
       else if (v === 'code-strict' || v === 'no-strings') rule.context = 'code-strict';
       else if (v === 'anywhere') rule.context = 'anywhere';
       else break;
+      rule.contextExplicit = true;
       return true;
     }
     case 'case': {

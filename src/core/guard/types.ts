@@ -43,6 +43,11 @@ export interface GuardRule {
   /** Canonical language ids (see languages.ts); empty = all. */
   langs: string[];
   context: MatchContext;
+  /**
+   * True when the ADR chose the context (`anywhere`, `no-strings`, `code-only`, `context:`). Otherwise the engine
+   * decides: a call-shaped pattern (`name(`, `a.b(`) does not count inside string literals (engine.ts).
+   */
+  contextExplicit?: boolean;
   remediation?: string;
   /** The rule text as written after the list marker, for reports (`deny: SELECT * FROM`). */
   text: string;

@@ -40,23 +40,44 @@ test('literal patterns, case folding, empty regex matches do not loop', () => {
   assert.ok(empty.matchLine('abc').length >= 1);
 });
 
-test('simple regexes run on V8 per line, the rest on RE2; both agree', async () => {
-  const { isSimpleRegex } = await import('../../../src/core/guard/pattern');
-  assert.equal(isSimpleRegex('[A-Z]{12}\\d{6}'), true);
-  assert.equal(isSimpleRegex('^\\s*$'), true);
-  assert.equal(isSimpleRegex('a+b*'), false, 'two variable quantifiers');
-  assert.equal(isSimpleRegex('(a+)+$'), false);
-  assert.equal(isSimpleRegex('(ab)?c'), false, 'quantified group');
-  assert.equal(isSimpleRegex('a|b'), false);
-  assert.equal(isSimpleRegex('(?i)abc'), false);
-  assert.equal(isSimpleRegex('[[:alpha:]]x'), false);
-  assert.equal(isSimpleRegex('\\Qa.b\\E'), false);
+test('only regexes V8 runs in linear time go to V8 (fixed-length, or ^-anchored with one variable quantifier); the rest on RE2; both agree', async () => {
+  const { analyzeRegex } = await import('../../../src/core/guard/pattern');
+  const v8 = (src: string) => analyzeRegex(src).linearOnV8;
+  const shared = (src: string) => analyzeRegex(src).shared;
+  assert.equal(v8('[A-Z]{12}\\d{6}'), true, 'fixed length');
+  assert.equal(v8('^\\s*$'), true, 'one start position');
+  assert.equal(v8('\\s+$'), false, 'every start position can scan the whole run: O(L²) on V8 (issue 13 defect 10)');
+  assert.equal(v8('\\bfetch\\s*\\('), false);
+  assert.equal(v8('^a+b*'), false, 'two variable quantifiers');
+  assert.equal(v8('(a+)+$'), false);
+  assert.equal(v8('(ab)?c'), false, 'quantified group');
+  assert.equal(v8('a|b'), false);
+  assert.equal(shared('a|b'), true, 'alternation reads alike in both engines: validated without loading RE2');
+  for (const s of ['(?i)abc', '[[:alpha:]]x', '\\Qa.b\\E', '[\\b]x', 'a{1001}', '[]a]x', '\\1']) assert.equal(shared(s), false, s);
   const line = 'id ABCDEFGHIJKL123456 and ABCDEFGHIJKL654321';
   const js = compilePattern({ type: 'regex', source: '[A-Z]{12}\\d{6}', ignoreCase: false });
-  assert.equal(js.cheapPerLine, true);
+  assert.equal(js.engine, 'v8');
   const re2 = compilePattern({ type: 'regex', source: '(?:[A-Z]{12})\\d{6}|zzz', ignoreCase: false });
-  assert.equal(re2.cheapPerLine, false);
+  assert.equal(re2.engine, 're2');
   assert.deepEqual(js.matchLine(line), re2.matchLine(line));
+});
+
+test('a regex validated by V8 alone still matches when RE2 refuses it, and RE2 objects can be freed and rebuilt', () => {
+  const p = compilePattern({ type: 'regex', source: 'ab+c', ignoreCase: false });
+  assert.deepEqual(p.matchLine('xabbbc abc').map((h) => h.index), [1, 7]);
+  p.dispose();
+  assert.deepEqual(p.matchLine('abc').map((h) => h.index), [0], 'usable after dispose');
+  p.dispose();
+});
+
+test('call-shaped patterns are told from text-shaped ones', async () => {
+  const { isCallShaped } = await import('../../../src/core/guard/pattern');
+  const lit = (source: string) => isCallShaped({ type: 'literal', source, ignoreCase: false });
+  const rx = (source: string) => isCallShaped({ type: 'regex', source, ignoreCase: false });
+  for (const s of ['eval(', 'fetch(', 'os.system(', 'subprocess.run(', 'std::process::exit(', 'new Function(', '$fn(', 'panic!(', 'Math.random()', 'window?.open(', '$this->query(']) assert.equal(lit(s), true, s);
+  for (const s of ['SELECT * FROM', 'DROP TABLE', 'console.log', 'unsafe {', 'import lodash', 'innerHTML =', 'a + b(', 'TODO(']) assert.equal(lit(s), s === 'TODO(', s);
+  for (const s of ['\\bfetch\\(', '\\bbanned_3\\s*\\(', 'console\\.(log|debug)\\(', 'legacy_api_1\\.(get|post)\\(', '^\\s*eval\\(']) assert.equal(rx(s), true, s);
+  for (const s of ['SELECT \\* FROM', '\\s+$', 'fetch\\(.*\\)', '[A-Z]{12}\\d{6}', 'a|b\\(']) assert.equal(rx(s), false, s);
 });
 
 test('a needle-less RE2 regex scans the joined diff without matching across lines', async () => {
