@@ -225,7 +225,7 @@ function compileRule(p: PendingRule, out: AdrRules, ctx: ScopeCtx, validate?: Re
   let remediation: string | undefined;
   const ruleScopes: { include: ScopeUnit[]; exclude: ScopeUnit[] } = { include: [], exclude: [] };
   const sentenceText = (startsBare ? written : splitAtPipe(peelParens(whole.text, false).text)[0]).trim();
-  const isSentence = p.kind === 'require' && !hasWhen && (words !== '' || (startsBare && segments(written).some((x) => x.code)));
+  const isSentence = p.kind === 'require' && !hasWhen && (words !== '' || (startsBare && (segments(written).some((x) => x.code) || /\s/.test(written.trim()))));
   if (isSentence) {
     const sr = readRequireSentence(startsBare ? written : `${sentenceText}`);
     if (sr.error) {
@@ -302,7 +302,7 @@ function compileRule(p: PendingRule, out: AdrRules, ctx: ScopeCtx, validate?: Re
       if (err) return diag(out, 'rule.bad-regex', `invalid regex /${sp.source}/: ${err}`, p.line);
     }
     if (drafts.length > 1 && k > 0 && rule.id === out.rules[out.rules.length - 1]?.id) rule.id = `${rule.id}.${k + 1}`;
-    if (rule.kind === 'require' && rule.when && rule.context === 'code' && COMMENT_TRIGGER.test(rule.when.source.trim())) {
+    if (rule.kind === 'require' && rule.when && !rule.contextExplicit && rule.context === 'code' && COMMENT_TRIGGER.test(rule.when.source.trim())) {
       rule.context = 'anywhere';
     }
     nestScopes(rule, ctx, out);

@@ -122,7 +122,7 @@ const INCLUDE_LEAD: [RegExp, boolean][] = [
   [/^only\s+(?:in|under|within|for|inside)\b/i, false],
 ];
 const EXCLUDE_LEAD: [RegExp, boolean][] = [
-  [/^(?:excludes?|excluded|excluding|except|exceptions?|exempt|not[ -]in|ignored?|ignores|skip|out[ -]of[ -]scope|does[ -]not[ -]apply[ -]to)\s*:/i, true],
+  [/^(?:excludes?|excluded|excluding|except|exempt|not[ -]in|ignored?|ignores|skip|out[ -]of[ -]scope|does[ -]not[ -]apply[ -]to)\s*:/i, true],
   [/^(?:(?:it|this(?:\s+rule)?|these(?:\s+rules)?|the\s+rules?|rules?)\s+)?(?:does|do)\s*(?:not|n't)\s+apply\s+(?:to|in|under|within|for)\b/i, false],
   [/^(?:(?:these|the)\s+rules?\s+)?(?:(?:is|are)\s+)?not\s+(?:applied|enforced|checked)\s+(?:to|in|under|for)\b/i, false],
   [/^(?:excludes?|excluding|except(?:\s+(?:for|in|under))?|not\s+(?:in|under|for)|never\s+in|ignores?)\b/i, false],
@@ -150,6 +150,8 @@ export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' 
       const rest = s.slice(m[0].length).replace(/^\s*:?\s*/, '');
       if (!rest.replace(/[.:\s]/g, '')) return strong ? { polarity, strong, include: [], exclude: [], awaitsList: true } : undefined;
       const read = readScopeValue(rest, polarity, strong);
+      // A long sentence after the lead ("Scope: this ADR covers how the team …") is prose, not a scope list.
+      if (read.unknownWords > 5) return undefined;
       const found = read.include.length + read.exclude.length > 0;
       if (!found) return strong ? { polarity, strong, ...read, unclear: `scope '${rest}' names no path or glob` } : undefined;
       // A weak lead ("Only in", "Applies to") followed by prose and only bare words is a sentence, not a scope.
@@ -161,8 +163,8 @@ export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' 
 }
 
 /** Reads the value of a declared scope (after "Applies to:", `- scope:`, `in:` …). */
-export function readScopeValue(value: string, polarity: 'include' | 'exclude', keyed = true): ScopeRead & { hadCode: boolean } {
-  const out: ScopeRead & { hadCode: boolean } = { include: [], exclude: [], hadCode: false };
+export function readScopeValue(value: string, polarity: 'include' | 'exclude', keyed = true): ScopeRead & { hadCode: boolean; unknownWords: number } {
+  const out: ScopeRead & { hadCode: boolean; unknownWords: number } = { include: [], exclude: [], hadCode: false, unknownWords: 0 };
   // "services/** except services/legacy/**": the part after the exception word flips polarity.
   const parts = splitException(value);
   const unknown: string[] = [];
@@ -175,6 +177,7 @@ export function readScopeValue(value: string, polarity: 'include' | 'exclude', k
     const units = readUnits(part, unknown, out, keyed);
     (pol === 'include' ? out.include : out.exclude).push(...units);
   });
+  out.unknownWords = unknown.length;
   if (unknown.length) out.unclear = `not understood in scope '${value.trim()}': ${unknown.join(', ')}`;
   return out;
 }
@@ -205,6 +208,8 @@ function readUnits(part: string, unknown: string[], flags: { hadCode: boolean },
   const hasFilesWord = /\bfiles?\b/i.test(segs.filter((s) => !s.code).map((s) => s.text).join(' '));
   let everywhere = false;
   const bare: string[] = [];
+  let fillers = 0;
+  const unknownBefore = unknown.length;
   for (const seg of segs) {
     if (seg.code) {
       const t = seg.text.trim();
@@ -219,11 +224,14 @@ function readUnits(part: string, unknown: string[], flags: { hadCode: boolean },
     toks.forEach((tok, i) => {
       const low = tok.toLowerCase();
       const lang = LANG_EXT[low];
-      if (lang && (LANG_NOUN.has((toks[i + 1] ?? '').toLowerCase()) || /^[A-Z]/.test(tok) && low !== 'go')) {
+      if (lang && LANG_NOUN.has((toks[i + 1] ?? '').toLowerCase())) {
         exts.push({ word: tok, globs: lang });
         return;
       }
-      if (FILLER.has(low) || EVERYWHERE.test(low)) return;
+      if (FILLER.has(low) || EVERYWHERE.test(low)) {
+        if (!/^(and|or|&|\+|plus)$/.test(low)) fillers++;
+        return;
+      }
       if (/^(whole|entire|global|globally|project|codebase)$/.test(low) && everywhere) return;
       if (pathLikeBare(tok)) {
         paths.push({ written: tok, globs: normalizeGlob(tok) });
@@ -238,8 +246,11 @@ function readUnits(part: string, unknown: string[], flags: { hadCode: boolean },
       unknown.push(`'${tok}'`);
     });
   }
-  if (bare.length > 1 && !bare.every((b) => b.includes('.') || /^[A-Z]/.test(b))) {
-    unknown.push(`plain words read as folder names (${bare.join(', ')}); write them as globs (\`${bare[0]}/**\`) if that is meant`);
+  if (bare.length && (fillers > 0 || unknown.length > unknownBefore || bare.length > 3 || /["“”]/.test(part))) {
+    // Plain names only stand for folders in a bare list (`in: scripts`, `Scope: services, lib`); words mixed
+    // with prose ("the billing code") are prose.
+    for (const b of bare) unknown.push(`'${b}'`);
+    for (let i = paths.length - 1; i >= 0; i--) if (bare.includes(paths[i].written) && !pathLikeBare(paths[i].written)) paths.splice(i, 1);
   }
   if (!paths.length && !exts.length) return everywhere ? [{ written: 'everything', globs: ['**'] }] : [];
   if (!exts.length) return paths;

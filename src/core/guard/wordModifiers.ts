@@ -76,7 +76,7 @@ export function readWordMods(content: string): WordMods {
     const only = /^(.+?)\s+only$/i.exec(part);
     const scopeText = scope?.[3] ?? (only && segments(only[1]).every((s) => !s.code || pathLike(s.text, true)) ? only[1] : undefined);
     if (scopeText) {
-      const read = readScopeValue(scopeText, scope?.[2] ? 'exclude' : 'include');
+      const read = readScopeValue(scopeText, scope?.[2] ? 'exclude' : 'include', false);
       if (!read.unclear && read.include.length + read.exclude.length) {
         w.include.push(...read.include);
         w.exclude.push(...read.exclude);

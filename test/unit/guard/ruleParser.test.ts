@@ -8,7 +8,8 @@ test('parses kinds, literal and regex patterns, modifiers and ADR lines', () => 
   const a = parseAdrRules(SQL_ADR, '02_Architecture/adr-008.md', validateRegex);
   assert.equal(a.adrId, 'ADR-008');
   assert.equal(a.active, true);
-  assert.deepEqual(a.diagnostics, []);
+  // The fenced example is pointed out (once, at its line), never compiled.
+  assert.deepEqual(a.diagnostics.map((d) => [d.code, d.line]), [['rule.in-example', 16]]);
   assert.equal(a.rules.length, 5);
   const [sql, fetch, log, safety, py] = a.rules;
   assert.equal(sql.id, 'ADR-008-QuerySafety');
