@@ -68,6 +68,20 @@ function isInside(real: string, rootReal: string): boolean {
   return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
 }
 
+/**
+ * Why a symlink's real target may not be followed, or undefined when it may. Inside the boundary is not enough: a
+ * cloned repository's `wiki/x.md -> ../../.git/config` (remote URLs can hold tokens) or `-> ../../.env` stays inside
+ * the project. So the target must also be a path the walk itself could list — no dot-folder, ignored folder or
+ * dot-file on the way — counted from the walk root when the target is under it, else from the boundary.
+ */
+export function linkRefusal(real: string, rootReal: string, boundaryReal: string, isDir: boolean): string | undefined {
+  const base = isInside(real, rootReal) ? rootReal : isInside(real, boundaryReal) ? boundaryReal : undefined;
+  if (base === undefined) return 'points outside the project';
+  const segs = real.slice(base.length).split(sep).filter(Boolean);
+  if (segs.some((seg, i) => seg.startsWith('.') || ((isDir || i < segs.length - 1) && IGNORED_DIRS.has(seg)))) return 'points into a hidden or ignored folder or file';
+  return undefined;
+}
+
 function errCode(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
@@ -162,8 +176,9 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
         }
         if (st.isDirectory()) {
           if (isExcluded?.(rel + '/')) continue;
-          if (!isInside(real, boundaryReal)) {
-            skipped.push({ path: rel, reason: 'symlinked folder points outside the project (not followed)' });
+          const why = linkRefusal(real, rootReal, boundaryReal, true);
+          if (why) {
+            skipped.push({ path: rel, reason: `symlinked folder ${why} (not followed)` });
             continue;
           }
           if (dir.depth + 1 > maxDepth) {
@@ -174,8 +189,9 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
           continue;
         }
         if (!isNote || isExcluded?.(rel)) continue;
-        if (!isInside(real, boundaryReal)) {
-          skipped.push({ path: rel, reason: 'symlink points outside the project (not followed)' });
+        const why = linkRefusal(real, rootReal, boundaryReal, false);
+        if (why) {
+          skipped.push({ path: rel, reason: `symlink ${why} (not followed)` });
           continue;
         }
         if (!st.isFile()) {

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
-import { listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
+import { linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
 import { readConfig, safeJoin, type K0Config, type VaultPaths } from './paths';
 
 /**
@@ -120,31 +120,31 @@ export function isProjectNotePath(path: string): boolean {
  * The file behind an index path, and the folder its real path must stay in. A project path must lie in one of the
  * project's note sources (the index never names other project files). Throws PATH_OUTSIDE_VAULT for escapes.
  */
-export function noteFileFor(paths: VaultPaths, path: string, cfg?: K0Config): { abs: string; boundary: string } {
-  if (!isProjectNotePath(path)) return { abs: safeJoin(paths.notesRoot, path), boundary: vaultBoundary(paths) };
+export function noteFileFor(paths: VaultPaths, path: string, cfg?: K0Config): { abs: string; root: string; boundary: string } {
+  if (!isProjectNotePath(path)) return { abs: safeJoin(paths.notesRoot, path), root: paths.notesRoot, boundary: vaultBoundary(paths) };
   const rel = path.slice(PROJECT_PATH_PREFIX.length);
   const abs = safeJoin(paths.projectRoot, rel);
   const source = noteSources(paths, cfg).find((s) => s.prefix && isInsidePath(abs, s.root));
   if (!source) throw new K0Error('PATH_OUTSIDE_VAULT', `${path} is not in one of the project's note folders`);
-  return { abs, boundary: source.boundary };
+  return { abs, root: source.root, boundary: source.boundary };
 }
 
 /** `noteFileFor` plus the real path, refused when a symlink leads outside the note's boundary. */
 export function resolveNoteFile(paths: VaultPaths, path: string, cfg?: K0Config): { abs: string; real: string } {
-  const { abs, boundary } = noteFileFor(paths, path, cfg);
+  const { abs, root, boundary } = noteFileFor(paths, path, cfg);
   let real: string;
+  let rootReal: string;
+  let boundaryReal: string;
   try {
     real = realpathSync.native(abs);
+    rootReal = realpathSync.native(root);
+    boundaryReal = realpathSync.native(boundary);
   } catch {
     throw new K0Error('NOTE_NOT_FOUND', `note ${path} is no longer on disk`);
   }
-  let boundaryReal: string;
-  try {
-    boundaryReal = realpathSync.native(boundary);
-  } catch {
-    throw new K0Error('NOTE_NOT_FOUND', `the folder of note ${path} is no longer on disk`);
-  }
-  if (!isInsidePath(real, boundaryReal) || real === boundaryReal) throw new K0Error('PATH_OUTSIDE_VAULT', `note ${path} resolves outside the project`);
+  // The walker's own test: inside the project, and not into .git/, .env, node_modules… (see noteFiles.ts).
+  const why = real === boundaryReal ? 'is the project folder' : linkRefusal(real, rootReal, boundaryReal, false);
+  if (why) throw new K0Error('PATH_OUTSIDE_VAULT', `note ${path} ${why}`);
   return { abs, real };
 }
 

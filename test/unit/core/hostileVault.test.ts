@@ -158,6 +158,35 @@ test('defect 6: symlinks leading outside the project are skipped with a reason; 
   }
 });
 
+test('defect 6: symlinks into .git/, dot-files or node_modules stay unfollowed though inside the project', async () => {
+  const v = tempVault({ 'ok.md': NOTE('Ok') });
+  try {
+    mkdirSync(join(v.root, '.git'));
+    writeFileSync(join(v.root, '.git', 'config'), '[remote "origin"]\n\turl = https://user:s3cr3ttoken@example.com/x.git\n');
+    writeFileSync(join(v.root, '.env'), 'TOKEN=s3cr3ttoken\n');
+    mkdirSync(join(v.root, 'node_modules', 'pkg'), { recursive: true });
+    writeFileSync(join(v.root, 'node_modules', 'pkg', 'README.md'), '# pkg s3cr3ttoken\n');
+    symlinkSync(join(v.root, '.git', 'config'), join(v.notes, 'git.md'));
+    symlinkSync(join(v.root, '.env'), join(v.notes, 'env.md'));
+    symlinkSync(join(v.root, 'node_modules'), join(v.notes, 'deps'));
+    const p = openProject({ vault: v.root });
+    try {
+      const r = await p.scan();
+      assert.deepEqual(p.index.all('SELECT path FROM documents').map((x) => String(x.path)), ['ok.md']);
+      const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
+      for (const k of ['git.md', 'env.md', 'deps']) assert.match(reasons[k] ?? '', /hidden or ignored/, `${k}: ${JSON.stringify(r.skipped)}`);
+      // A note swapped for such a link after indexing is refused by the readers too.
+      rmSync(join(v.notes, 'ok.md'));
+      symlinkSync(join(v.root, '.git', 'config'), join(v.notes, 'ok.md'));
+      assert.throws(() => readNoteForPage(p, 'ok.md'), (e: Error & { code?: string }) => e.code === 'PATH_OUTSIDE_VAULT');
+    } finally {
+      p.close();
+    }
+  } finally {
+    v.cleanup();
+  }
+});
+
 test('defect 6: a note that becomes a symlink out of the project after indexing is refused by the page reader', async () => {
   const outside = mkdtempSync(join(tmpdir(), 'k0-outside-'));
   writeFileSync(join(outside, 'secret.md'), '# secret\n');
