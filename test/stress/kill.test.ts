@@ -20,6 +20,7 @@ function rng(seed: number): () => number {
 test(`SIGKILL at injected and random points of a superseding flush, ×${RUNS} (alternating): next run ≤ 15 s, pair whole or absent, no temp file`, async () => {
   const rand = rng(13);
   const stats = { injected: 0, random: 0, whole: 0, absent: 0, killedBeforeEnd: 0, maxNextRunMs: 0 };
+  const slowNextRuns: string[] = [];
   for (let i = 0; i < RUNS; i++) {
     const injected = i % 2 === 0;
     const p = crashProject();
@@ -39,7 +40,7 @@ test(`SIGKILL at injected and random points of a superseding flush, ×${RUNS} (a
     const next = await runCli(p.root, ['scan'], { timeoutMs: 60_000 });
     stats.maxNextRunMs = Math.max(stats.maxNextRunMs, next.ms);
     assert.equal(next.code, 0, `${next.err}`);
-    assert.ok(next.ms <= NEXT_RUN_MS, `the next run took ${Math.round(next.ms)} ms`);
+    if (next.ms > NEXT_RUN_MS) slowNextRuns.push(`${injected ? point : 'random'}: ${Math.round(next.ms)} ms ${next.err.slice(0, 200)}`);
     const state = pairState(p);
     stats[state]++;
     if (injected) assert.equal(state, DECIDED.has(point) ? 'whole' : 'absent', point);
@@ -47,7 +48,8 @@ test(`SIGKILL at injected and random points of a superseding flush, ×${RUNS} (a
     if (i % 5 === 0) assert.deepEqual(guardRuleIds(p), expectedRules(state));
     assert.equal(integrityCheck(join(p.root, '.k0maru', 'index.db')), 'ok');
   }
-  record('kill-flush', { ...stats, maxNextRunMs: round(stats.maxNextRunMs) });
+  record('kill-flush', { ...stats, maxNextRunMs: round(stats.maxNextRunMs), nextRunsOver15s: slowNextRuns.length });
+  assert.deepEqual(slowNextRuns, [], 'every next run within 15 s');
 });
 
 test(`SIGKILL at random moments of a scan, ×${RUNS}: the next scan recovers the index (integrity ok) within 15 s`, async () => {
@@ -57,6 +59,7 @@ test(`SIGKILL at random moments of a scan, ×${RUNS}: the next scan recovers the
   mkdirSync(many, { recursive: true });
   for (let i = 0; i < 400; i++) writeFileSync(join(many, `note-${i}.md`), `# Note ${i}\n\n${'word'.repeat(1 + (i % 7))} ${i} lorem ipsum dolor\n`.repeat(20));
   const stats = { runs: 0, killedMidScan: 0, maxNextRunMs: 0, warnings: 0 };
+  const slowNextRuns: string[] = [];
   for (let i = 0; i < RUNS; i++) {
     // Change some notes so every scan has work to do, then kill it somewhere in the middle.
     for (let k = 0; k < 40; k++) writeFileSync(join(many, `note-${Math.floor(rand() * 400)}.md`), `# Note changed ${i}-${k}\n\nedited text ${i} ${k}\n`);
@@ -67,9 +70,10 @@ test(`SIGKILL at random moments of a scan, ×${RUNS}: the next scan recovers the
     stats.maxNextRunMs = Math.max(stats.maxNextRunMs, next.ms);
     assert.equal(next.code, 0, next.err);
     if (/warn/i.test(next.err)) stats.warnings++;
-    assert.ok(next.ms <= NEXT_RUN_MS, `the next scan took ${Math.round(next.ms)} ms`);
+    if (next.ms > NEXT_RUN_MS) slowNextRuns.push(`${Math.round(next.ms)} ms: ${next.err.slice(0, 200)}`);
     assert.equal(integrityCheck(join(p.root, '.k0maru', 'index.db')), 'ok');
     assert.deepEqual(leftovers(p.root), []);
   }
-  record('kill-scan', { ...stats, maxNextRunMs: round(stats.maxNextRunMs) });
+  record('kill-scan', { ...stats, maxNextRunMs: round(stats.maxNextRunMs), nextRunsOver15s: slowNextRuns.length, firstSlow: slowNextRuns[0] ?? null });
+  assert.deepEqual(slowNextRuns, [], 'every next scan within 15 s');
 });
