@@ -176,7 +176,9 @@ export class GuardDiagnostics implements vscode.Disposable {
       const uri = vscode.Uri.file(join(this.notesRoot(), a.adrPath));
       this.adrFiles.set(uri, a.diagnostics.map((g) => {
         const line = Math.max(0, g.line - 1);
-        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), g.message, vscode.DiagnosticSeverity.Error);
+        // Advice from prose inference (a sentence the guard could not turn into a rule) is not a broken rule.
+        const severity = g.inferred ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
+        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), g.message, severity);
         d.source = GUARD_SOURCE;
         d.code = `k0maru.${g.code}`;
         return d;

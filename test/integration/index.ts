@@ -10,6 +10,7 @@ import { registerNoVaultTests } from './suite/noVault';
 import { registerGuardTests } from './suite/guardDiagnostics';
 import { registerEditorCommandTests } from './suite/editorCommands';
 import { registerConsoleTests, registerConsoleUiTests } from './suite/console';
+import { registerInferredRuleTests } from './suite/inferredRules';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -31,6 +32,7 @@ export function run(): Promise<void> {
     registerGuardTests();
     registerEditorCommandTests();
     registerConsoleTests();
+    registerInferredRuleTests();
   } else if (suite === 'console-ui') registerConsoleUiTests();
   else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {
