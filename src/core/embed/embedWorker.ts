@@ -101,13 +101,13 @@ export class EmbedWorker {
     return reply;
   }
 
-  async embed(texts: string[]): Promise<{ vectors: Float32Array[]; truncated: number[] }> {
-    if (texts.length === 0) return { vectors: [], truncated: [] };
+  async embed(texts: string[]): Promise<{ vectors: Float32Array[]; truncated: number[]; cut: boolean[] }> {
+    if (texts.length === 0) return { vectors: [], truncated: [], cut: [] };
     const reply = await this.request({ type: 'embed', texts });
     if (reply.type !== 'embedded') throw new K0Error('INTERNAL', `unexpected worker reply ${reply.type}`);
     const flat = new Float32Array(reply.buffer);
     const vectors = texts.map((_, i) => flat.subarray(i * reply.dimension, (i + 1) * reply.dimension));
-    return { vectors, truncated: reply.truncated };
+    return { vectors, truncated: reply.truncated, cut: reply.cut };
   }
 
   async tokenize(text: string): Promise<number[]> {

@@ -23,6 +23,8 @@ export interface EmbedResult {
   vectors: Float32Array[];
   /** Per text: how many tokens were cut off by the model window (0 when the text fit). */
   truncated: number[];
+  /** Per text: longer than the tokenizer reads (TextTokenizer.maxChars), so only its beginning was embedded. */
+  cut: boolean[];
 }
 
 const WASM_FILE = 'ort-wasm-simd-threaded.wasm';
@@ -91,7 +93,7 @@ export class EmbeddingEngine {
       // The WASM run never yields to the event loop; yield between batches so the thread stays responsive.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { vectors, truncated: encoded.map((e) => e.fullLength - e.ids.length) };
+    return { vectors, truncated: encoded.map((e) => e.fullLength - e.ids.length), cut: encoded.map((e) => e.cut) };
   }
 
   private async runBatch(batch: number[][]): Promise<Float32Array[]> {

@@ -19,6 +19,6 @@ export type WorkerReply =
   | { type: 'ready'; config: ModelConfig }
   | { type: 'initError'; code: string; message: string }
   /** vectors: one Float32Array buffer of texts × dimension, transferred, not copied. */
-  | { type: 'embedded'; id: number; buffer: ArrayBuffer; dimension: number; truncated: number[] }
+  | { type: 'embedded'; id: number; buffer: ArrayBuffer; dimension: number; truncated: number[]; cut: boolean[] }
   | { type: 'tokens'; id: number; ids: number[] }
   | { type: 'error'; id: number; code: string; message: string };

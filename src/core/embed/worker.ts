@@ -33,11 +33,11 @@ async function handle(engine: EmbeddingEngine, req: WorkerRequest, send: (m: Wor
       return;
     }
     if (req.type !== 'embed') return;
-    const { vectors, truncated } = await engine.embed(req.texts);
+    const { vectors, truncated, cut } = await engine.embed(req.texts);
     const dim = engine.config.dimension;
     const flat = new Float32Array(vectors.length * dim);
     vectors.forEach((v, i) => flat.set(v, i * dim));
-    send({ type: 'embedded', id: req.id, buffer: flat.buffer, dimension: dim, truncated }, [flat.buffer]);
+    send({ type: 'embedded', id: req.id, buffer: flat.buffer, dimension: dim, truncated, cut }, [flat.buffer]);
   } catch (err) {
     send({ type: 'error', id: req.id, code: isK0Error(err) ? err.code : 'INTERNAL', message: (err as Error).message ?? String(err) });
   }
