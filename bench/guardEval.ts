@@ -32,8 +32,8 @@ function loadAll(): EvalCase[] {
 function describe(r: CaseResult): string {
   const parts: string[] = [];
   if (r.crashed) parts.push(`crashed: ${r.crashDetail}`);
-  for (const f of r.fp) parts.push(`FP ${f.path}:${f.line} ${f.kind}/${f.severity}${f.inferred ? '/inferred' : ''} [${f.adrId}] ${f.rule}`);
-  for (const e of r.fn) parts.push(`FN ${e.path}:${e.line} ${JSON.stringify(e.kind)}/${e.severity}${e.inferred ? '/inferred' : ''} [${e.adr}]`);
+  for (const f of r.fp) parts.push(`FP ${f.path}:${f.line} ${f.kind}/${f.severity}${f.inferred ? '/inferred' : ''} [${f.adrId}] ${f.rule}${f.adrLine ? ` (ADR line ${f.adrLine})` : ''}${f.remediation ? ` — remediation: ${f.remediation}` : ''}`);
+  for (const e of r.fn) parts.push(`FN ${e.path}:${e.line} ${JSON.stringify(e.kind)}/${e.severity}${e.inferred ? '/inferred' : ''} [${e.adr}]${e.adr_line ? ` (ADR line ${e.adr_line})` : ''}${e.remediation ? ` — remediation ⊇ "${e.remediation}"` : ''}`);
   for (const d of r.missingDiagnostics) parts.push(`missing diagnostic ${d.code ?? '(any)'} ${d.adr}:${JSON.stringify(d.line ?? 'any')}`);
   if (r.hookExit !== r.hookExpected) parts.push(`hook pre-commit exit ${r.hookExit}, expected ${r.hookExpected}`);
   if (!parts.length) return '';

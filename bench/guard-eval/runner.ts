@@ -18,6 +18,10 @@ export interface ExpectedFinding {
   severity: 'error' | 'warning';
   inferred: boolean;
   adr: string;
+  /** Optional: a text the finding's remediation must contain (case-insensitive), e.g. from a "use …" clause. */
+  remediation?: string;
+  /** Optional, inferred rules: the ADR line of the sentence the rule came from. */
+  adr_line?: number;
 }
 
 export interface ExpectedDiagnostic {
@@ -71,6 +75,8 @@ export interface Finding {
   adrId: string;
   adrPath: string;
   rule: string;
+  remediation: string;
+  adrLine?: number;
 }
 
 export interface ReportedDiagnostic {
@@ -182,6 +188,8 @@ function toFinding(v: Record<string, unknown>): Finding {
     adrId: String(v.adrId ?? ''),
     adrPath: String(v.adrPath ?? ''),
     rule: String(v.rule ?? ''),
+    remediation: String(v.remediation ?? ''),
+    adrLine: typeof v.adrLine === 'number' ? v.adrLine : undefined,
   };
 }
 
@@ -194,6 +202,8 @@ export function adrMatches(adr: string, adrId: string, adrPath: string): boolean
 
 export function findingMatches(e: ExpectedFinding, f: Finding): boolean {
   const kinds = Array.isArray(e.kind) ? e.kind : [e.kind];
+  if (e.remediation !== undefined && !f.remediation.toLowerCase().includes(e.remediation.toLowerCase())) return false;
+  if (e.adr_line !== undefined && e.adr_line !== f.adrLine) return false;
   return e.path === f.path && e.line === f.line && kinds.includes(f.kind) && e.severity === f.severity && e.inferred === f.inferred && adrMatches(e.adr, f.adrId, f.adrPath);
 }
 
