@@ -4,6 +4,7 @@ import type { ChannelHit } from '../search/bm25';
 import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/fusion';
 import type { VectorChannel } from '../search/types';
 import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
+import { embedWithinBudget, type CatchUpReport, type EmbedTexts } from './budget';
 import { EmbedWorker } from './embedWorker';
 import { defaultModelsRoot } from './install';
 import { readModelFolder } from './modelConfig';
@@ -11,15 +12,22 @@ import { resolveModelDir } from './modelLocation';
 
 /** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
 export interface Embedder {
-  embed(texts: string[]): Promise<{ vectors: Float32Array[] }>;
+  embed(texts: string[]): Promise<{ vectors: Float32Array[]; cut?: boolean[] }>;
 }
 
 
 export interface VectorChannelHandle extends VectorChannel {
   readonly store: VectorStore;
   readonly modelId: string;
-  /** Embeds pending passages for at most `budgetMs`; returns how many were embedded. */
-  catchUp(budgetMs?: number): Promise<number>;
+  /**
+   * Embeds pending passages for at most `budgetMs` counted from `since` (performance.now() scale; default now: a
+   * caller that loaded the model first passes when it started, so the load counts); returns how many were embedded.
+   */
+  catchUp(budgetMs?: number, opts?: { since?: number }): Promise<number>;
+  /** How the last catch-up went (batches, overrun, oversized and skipped passages). */
+  readonly lastCatchUp: CatchUpReport | undefined;
+  /** Passages embedded from their beginning only because they are longer than the model reads, this session. */
+  readonly oversized: number;
   dispose(): Promise<void>;
 }
 
@@ -35,6 +43,11 @@ export function createVectorChannel(opts: {
   const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES);
   const graph = indexGraph(opts.index);
   const fusion = opts.fusion ?? DEFAULT_FUSION;
+  const embedTexts: EmbedTexts = (texts) => opts.embedder.embed(texts);
+  // Passages the model failed on alone are not retried for the life of this channel (they stay counted as pending).
+  const skip = new Set<string>();
+  let last: CatchUpReport | undefined;
+  let oversized = 0;
   return {
     store,
     modelId: opts.modelId,
@@ -44,7 +57,17 @@ export function createVectorChannel(opts: {
     },
     pending: () => store.pending(),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
-    catchUp: (budgetMs?: number) => store.embedPending(async (texts) => (await opts.embedder.embed(texts)).vectors, { budgetMs }),
+    async catchUp(budgetMs?: number, catchUpOpts: { since?: number } = {}): Promise<number> {
+      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip });
+      oversized += last.oversized;
+      return last.embedded;
+    },
+    get lastCatchUp() {
+      return last;
+    },
+    get oversized() {
+      return oversized;
+    },
     dispose: async () => opts.dispose?.(),
   };
 }
@@ -67,6 +90,8 @@ export interface OpenVectorsOptions {
 export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
   const env = opts.env ?? process.env;
   let worker: EmbedWorker | undefined;
+  // The budget covers the whole preparation: model load and worker start count, not only the embedding after.
+  const since = performance.now();
   try {
     const dir = resolveModelDir(opts.model, defaultModelsRoot(env), env);
     const { config } = readModelFolder(dir);
@@ -74,7 +99,7 @@ export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions
     await worker.start();
     const w = worker;
     const channel = createVectorChannel({ index, embedder: w, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, dispose: () => w.dispose() });
-    await channel.catchUp(opts.budgetMs ?? 3000);
+    await channel.catchUp(opts.budgetMs ?? 3000, { since });
     return { channel };
   } catch (err) {
     await worker?.dispose();

@@ -87,6 +87,7 @@ export class VectorSession {
 
   private async prepareNow(budgetMs: number): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
     if (this.disposed) return { warning: 'the embedding session was closed: answered with BM25 only' };
+    const since = performance.now(); // the model load below counts against the budget
     try {
       if (!this.channel) {
         const env = this.opts.env ?? process.env;
@@ -98,7 +99,7 @@ export class VectorSession {
       } else {
         this.channel.store.refresh();
       }
-      await this.channel.catchUp(budgetMs);
+      await this.channel.catchUp(budgetMs, { since });
       return { channel: this.channel };
     } catch (err) {
       if (!isK0Error(err) || err.code !== 'MODEL_UNAVAILABLE') throw err;
