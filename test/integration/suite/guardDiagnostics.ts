@@ -4,10 +4,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { FlushResult } from '../../../src/core/flush';
-import { api, waitFor, workspaceRoot } from './helpers';
+import { api, openSettled, saveInEditor, waitFor, workspaceRoot } from './helpers';
 
 const ADR_REL = join('.k0maru', 'wiki', '02_Architecture', 'ADR-001-redis-lock.md');
 const PAY_REL = join('src', 'pay.ts');
+/** The two lines the first test adds to src/pay.ts and saves: one deny, one warn violation. */
+const ADDED = '  await stripe.charges.create({ again: a });\n  setTimeout(() => pay(stripe, a), 100);\n';
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });
@@ -43,11 +45,11 @@ export function registerGuardTests(): void {
 
     it('flags only the lines a saved file adds against HEAD: deny = Error, warn = Warning, code targets the ADR', async () => {
       const k0 = await api();
-      const doc = await vscode.workspace.openTextDocument(pay());
+      const doc = await openSettled(pay());
       const edit = new vscode.WorkspaceEdit();
-      edit.insert(pay(), new vscode.Position(2, 0), '  await stripe.charges.create({ again: a });\n  setTimeout(() => pay(stripe, a), 100);\n');
+      edit.insert(pay(), new vscode.Position(2, 0), ADDED);
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(await doc.save());
+      await saveInEditor(doc);
       const diags = await waitFor('two guard diagnostics on src/pay.ts', () => {
         const d = guardDiagnostics(pay());
         return d.length === 2 && d;
@@ -71,6 +73,8 @@ export function registerGuardTests(): void {
     });
 
     it('k0maru.checkFile runs the same check on demand', async () => {
+      // What it checks is the file the previous test saved: say so plainly if that save never reached the disk.
+      assert.ok(readFileSync(pay().fsPath, 'utf8').includes(ADDED), 'src/pay.ts on disk lacks the lines the previous test saved');
       const diags = await vscode.commands.executeCommand<vscode.Diagnostic[]>('k0maru.checkFile', pay());
       assert.deepEqual(diags.map(codeOf).sort(), ['k0maru.guard.CHARGE-LOCK', 'k0maru.guard.NO-TIMER-RETRY']);
     });
@@ -117,12 +121,12 @@ export function registerGuardTests(): void {
     });
 
     it('hot-swaps a rule added to the ADR in the editor: open files are re-checked', async () => {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(adr()));
+      const doc = await openSettled(vscode.Uri.file(adr()));
       const at = lineOf(adr(), 'warn: `setTimeout(`') + 1;
       const edit = new vscode.WorkspaceEdit();
       edit.insert(doc.uri, new vscode.Position(at, 0), '- deny: `again:` | id: NO-AGAIN | because: Never charge again.\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(await doc.save());
+      await saveInEditor(doc);
       await waitFor('the new rule to flag src/pay.ts', () => guardDiagnostics(pay()).some((d) => codeOf(d) === 'k0maru.guard.NO-AGAIN'));
     });
 

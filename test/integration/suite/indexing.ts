@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScanReport } from '../../../src/core/scan/scanner';
-import { api, waitFor, workspaceRoot } from './helpers';
+import { api, openSettled, saveInEditor, waitFor, workspaceRoot } from './helpers';
 
 const FIXTURE_NOTES = 3;
 
@@ -44,17 +44,30 @@ export function registerIndexTests(): void {
 
     it('rescans when a vault note is saved in the editor', async () => {
       const k0 = await api();
-      const uri = vscode.Uri.file(join(workspaceRoot(), '.k0maru', 'wiki', '02_Architecture', 'ADR-002-retry-budget.md'));
-      const edit = new vscode.WorkspaceEdit();
-      edit.createFile(uri, { ignoreIfExists: true });
-      edit.insert(uri, new vscode.Position(0, 0), '# ADR-002: Retry budget\n\nRetry a failed charge at most twice. See [[ADR-001-redis-lock]].\n');
-      assert.ok(await vscode.workspace.applyEdit(edit), 'applyEdit refused the new note');
-      const doc = await vscode.workspace.openTextDocument(uri);
-      assert.ok(await doc.save(), 'saving the note failed');
+      const rel = '02_Architecture/ADR-002-retry-budget.md';
+      const uri = vscode.Uri.file(join(workspaceRoot(), '.k0maru', 'wiki', ...rel.split('/')));
+      // The note is created by the editor, and indexed once the watcher's scan has seen it ...
+      const create = new vscode.WorkspaceEdit();
+      create.createFile(uri, { ignoreIfExists: true, contents: Buffer.from('# ADR-002: Retry budget\n') });
+      assert.ok(await vscode.workspace.applyEdit(create), 'applyEdit refused the new note');
       await waitFor('the index to hold the new note', () => {
         const s = k0.state();
         return s.kind === 'ready' && s.notes === FIXTURE_NOTES + 1;
       });
+      await k0.whenIdle();
+      const before = k0.state();
+      assert.ok(before.kind === 'ready');
+      // ... then its body is typed and saved in the editor: only the save carries it to disk.
+      const doc = await openSettled(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(1, 0), '\nRetry a failed charge at most twice. See [[ADR-001-redis-lock]].\n');
+      assert.ok(await vscode.workspace.applyEdit(edit), 'applyEdit refused the body');
+      await saveInEditor(doc);
+      await waitFor('a scan after the save that re-indexes the note', () => {
+        const s = k0.state();
+        return s.kind === 'ready' && s.last.at > before.last.at && s.last.report.changedPaths.includes(rel) && s;
+      });
+      await k0.whenIdle();
       assert.equal(k0.statusBar().text, `$(database) K0maru: ${FIXTURE_NOTES + 1} notes`);
     });
 
