@@ -12,8 +12,8 @@ const ITEM = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/;
 const KEYED = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const KINDS = new Set(['deny', 'warn', 'require']);
-const INCLUDE_KEYS = new Set(['scope', 'scopes', 'paths', 'path', 'files', 'file', 'in', 'include', 'includes', 'only', 'applies-to', 'only-in', 'globs']);
-const EXCLUDE_KEYS = new Set(['exclude', 'excludes', 'except', 'exceptions', 'not-in', 'ignore', 'ignores', 'skip', 'excluding']);
+const INCLUDE_KEYS = new Set(['scope', 'scopes', 'paths', 'path', 'files', 'file', 'in', 'include', 'includes', 'only', 'applies-to', 'only-in', 'globs', 'glob', 'folders', 'directories', 'dirs']);
+const EXCLUDE_KEYS = new Set(['exclude', 'excludes', 'excluded', 'except', 'not-in', 'ignore', 'ignores', 'skip', 'excluding', 'exclude-paths', 'ignore-paths']);
 
 export interface PendingRule {
   line: number;

@@ -110,22 +110,24 @@ const FILLER = new Set([
   'match', 'paths', 'path', 'its', 'their', 'subfolders', 'subdirectories', 'recursively', 'tree', 'contents', 'as', 'well',
   'everything', 'globs', 'glob', 'pattern', 'patterns', 'named', 'called', 'below', 'for', '&', '+', 'is', 'are', 'this', 'these',
   'rule', 'rules', 'applies', 'apply', 'scope', 'scoped', 'from', 'at', 'on', 'which', 'live', 'lives', 'located', 'there', 'them',
-  'anywhere', 'repository', 'repo', 'and/or', 'each', 'just', 'touching',
+  'anywhere', 'repository', 'repo', 'and/or', 'each', 'just', 'touching', 'checked', 'covered', 'enforced', 'affected', 'considered',
 ]);
 const EVERYWHERE = /\b(everything|everywhere|all files|all code|whole (repo|repository|codebase|project)|entire (repo|repository|codebase|project)|the (repo|repository|codebase) as a whole|global(ly)?)\b/i;
 
 /** Lead phrases. `strong` leads ("Scope:", "Applies to:") declare a scope even when the rest cannot be read. */
 const INCLUDE_LEAD: [RegExp, boolean][] = [
   [/^(?:(?:this|these|the|all|our|such)\s+)?(?:(?:rules?|invariants?|checks?|guards?|guardrails?|constraints?|requirements?)\s+(?:below\s+|above\s+|here\s+|in this (?:section|list)\s+)?)?(?:only\s+)?(?:appl(?:y|ies)|(?:is|are)\s+(?:applied|enforced|checked))\s+(?:only\s+)?(?:to|in|under|within|for|on)\b(\s*:)?/i, false],
-  [/^(?:scopes?|paths?|files?|includes?|included|in[ -]scope|applies[ -]to|applies[ -]only[ -]to|only[ -]in|only[ -]under)\s*:/i, true],
-  [/^(?:scoped|limited|restricted|confined)\s+to\b(\s*:)?/i, false],
-  [/^only\s+(?:in|under|within|for|inside)\b/i, false],
+  [/^(?:scopes?|paths?|files?|globs?|includes?|included|in[ -]scope|applies[ -]to|applies[ -]only[ -]to|only[ -]in|only[ -]under|applicable[ -]to|(?:included|target|affected|covered)\s+(?:paths?|files?|folders?|directories))\s*:/i, true],
+  [/^(?:scoped|limited|restricted|confined|applicable(?:\s+only)?)\s+to\b(\s*:)?/i, false],
+  [/^only\s+(?:(?:files?|code|paths?)\s+)?(?:in|under|within|for|inside|matching)\b/i, false],
+  // "This decision applies to `services/`", "Everything in this section applies only to …"
+  [/^(?!.*\b(?:not|never|no)\b|.*n't\b)(?:[\w'’]+\s+){1,6}?(?:only\s+)?appl(?:y|ies)\s+(?:only\s+)?to\b(\s*:)?/i, false],
 ];
 const EXCLUDE_LEAD: [RegExp, boolean][] = [
-  [/^(?:excludes?|excluded|excluding|except|exempt|not[ -]in|ignored?|ignores|skip|out[ -]of[ -]scope|does[ -]not[ -]apply[ -]to)\s*:/i, true],
+  [/^(?:excludes?|excluded|excluding|except|exempt|exemptions?|not[ -]in|ignored?|ignores|skip|out[ -]of[ -]scope|does[ -]not[ -]apply[ -]to|not[ -]applicable[ -]to|(?:excluded|ignored|exempt)\s+(?:paths?|files?|folders?|directories))\s*:/i, true],
   [/^(?:(?:it|this(?:\s+rule)?|these(?:\s+rules)?|the\s+rules?|rules?)\s+)?(?:does|do)\s*(?:not|n't)\s+apply\s+(?:to|in|under|within|for)\b/i, false],
   [/^(?:(?:these|the)\s+rules?\s+)?(?:(?:is|are)\s+)?not\s+(?:applied|enforced|checked)\s+(?:to|in|under|for)\b/i, false],
-  [/^(?:excludes?|excluding|except(?:\s+(?:for|in|under))?|not\s+(?:in|under|for)|never\s+in|ignores?)\b/i, false],
+  [/^(?:excludes?|excluding|except(?:\s+(?:for|in|under))?|not\s+(?:in|under|for)|not\s+applicable\s+to|never\s+in|ignores?)\b/i, false],
 ];
 
 /** Drops emphasis and blockquote markers around the lead: `**Applies to:**` → `Applies to:`. */
@@ -142,7 +144,7 @@ function unwrap(line: string): string {
  */
 export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' | 'exclude'; strong: boolean }) | undefined {
   const s = unwrap(line);
-  for (const [leads, polarity] of [[INCLUDE_LEAD, 'include'], [EXCLUDE_LEAD, 'exclude']] as const) {
+  for (const [leads, polarity] of [[EXCLUDE_LEAD, 'exclude'], [INCLUDE_LEAD, 'include']] as const) {
     for (const [re, strongLead] of leads) {
       const m = re.exec(s);
       if (!m) continue;
@@ -154,8 +156,9 @@ export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' 
       if (read.unknownWords > 5) return undefined;
       const found = read.include.length + read.exclude.length > 0;
       if (!found) return strong ? { polarity, strong, ...read, unclear: `scope '${rest}' names no path or glob` } : undefined;
-      // A weak lead ("Only in", "Applies to") followed by prose and only bare words is a sentence, not a scope.
-      if (read.unclear && !strong && !read.hadCode) return undefined;
+      // A weak lead ("Only in", "Applies to") followed by prose is a sentence, not a scope: it needs a code span
+      // and at most one word the reader does not know.
+      if (read.unclear && !strong && (!read.hadCode || read.unknownWords > 1)) return undefined;
       return { polarity, strong, include: read.include, exclude: read.exclude, unclear: read.unclear };
     }
   }

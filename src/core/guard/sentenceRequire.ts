@@ -25,7 +25,7 @@ export interface SentenceResult {
   error?: string;
 }
 
-const TRIGGER_WORD = /\b(every|each|new|any|all|when|whenever|wherever|before|per)\b/;
+const TRIGGER_WORD = /\b(every|each|new|any|all|when|whenever|wherever|before|per|containing)\b/;
 const JOIN = /^\s*(,\s*(and|or|and\/or)?|and|or|and\/or|\/)\s*$/i;
 const NEGATION = /\b(no|not|never|without|don't|mustn't|cannot|can't|forbid\w*|avoid\w*|disallow\w*)\b/i;
 const SCOPE_BEFORE = /(?:^|\s)(only\s+in|only\s+under|in|under|within|inside|outside(?:\s+of)?|except\s+in|except|not\s+in|excluding)\s+(?:(?:the|any|all|files?|code|folders?|director(?:y|ies)|of)\s+)*$/i;
@@ -54,7 +54,7 @@ export function windowFromWords(text: string): { window?: RequireWindow; conflic
     }
   }
   take(/\b(?:same line|(?:on|in) (?:that|the|its|this|each|every) line|on one line)\b/, () => ({ kind: 'line' }));
-  take(/\b(?:(?:anywhere |somewhere |elsewhere )?(?:in|within) (?:the|that|this|its|each|every|a) (?:same )?file|file[- ]wide|per file)\b/, () => ({ kind: 'file' }));
+  take(/\b(?:(?:anywhere |somewhere |elsewhere )?(?:in|within) (?:the|that|this|its|each|every|a) (?:same )?file|file[- ]wide|per file|files? (?:that )?(?:contain|containing|with)|also contains?)\b/, () => ({ kind: 'file' }));
   if (found.length > 1) return { conflict: `two positions (${found.map((f) => `'${f.what}'`).join(' and ')})` };
   if (found.length === 1) return { window: found[0].win };
   if (/\b(?:pass(?:es|ed|ing)?|with|in the (?:same )?(?:call|statement|expression|invocation)|arguments?|called with|sets?|includes?|has|have|specif(?:y|ies)|uses?|contains?)\b/.test(w)) {
@@ -148,7 +148,8 @@ export function readRequireSentence(text: string): SentenceResult {
   }
   if (!window) {
     // "every `x(` … `y`" without a position word: a call's own statement is the only sensible window.
-    if (triggers.every((t) => /[({]\s*$/.test(t.text))) window = { kind: 'statement' };
+    // "on every `target=\"_blank\"` link": the trigger's own construct.
+    if (triggers.every((t) => /[({]\s*$/.test(t.text)) || /\bon (?:every|each|any|all)\b/i.test(words)) window = { kind: 'statement' };
     else return { ...out, error: 'no position word (on the same line, on the line directly above, in the call, in the file)' };
   }
   const companionSpecs: { spec: PatternSpec; text: string }[] =

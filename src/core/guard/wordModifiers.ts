@@ -72,7 +72,7 @@ export function readWordMods(content: string): WordMods {
       w.mods.push(`lang: ${lang[1]}`);
       continue;
     }
-    const scope = /^(?:(only\s+)?(?:in|under|within|inside|for)|(not\s+in|except(?:\s+in)?|excluding|outside(?:\s+of)?|never\s+in|but\s+not\s+in))\s+(.+)$/i.exec(part);
+    const scope = /^(?:anywhere\s+|everywhere\s+|only\s+|files?\s+|code\s+)*(?:(in|under|within|inside|for)|(not\s+in|except(?:\s+in)?|excluding|outside(?:\s+of)?|never\s+in|but\s+not\s+in))\s+(.+)$/i.exec(part);
     const only = /^(.+?)\s+only$/i.exec(part);
     const scopeText = scope?.[3] ?? (only && segments(only[1]).every((s) => !s.code || pathLike(s.text, true)) ? only[1] : undefined);
     if (scopeText) {

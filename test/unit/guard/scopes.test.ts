@@ -29,6 +29,11 @@ test('section scope lines in the forms people write', () => {
     ['Applies to: services/**/*.ts, lib/**/*.js', ['services/a.ts', 'lib/b.js'], ['lib/b.ts']],
     ['These rules apply only to files in `web/`.', ['web/a.tsx'], ['api/a.ts']],
     ['Applies to TypeScript files under `services/`.', ['services/a.ts', 'services/b.tsx'], ['services/a.py', 'lib/a.ts']],
+    ['This decision applies to `services/`.', ['services/a.go'], ['lib/a.go']],
+    ['**Scope**: `infra/**/*.tf`', ['infra/a/main.tf'], ['infra/a/main.go']],
+    ['Applicable to: `api/**`', ['api/a.py'], ['web/a.py']],
+    ['Only files in `api/` are checked.', ['api/a.py'], ['web/a.py']],
+    ['> Applies only to `web/**`', ['web/a.ts'], ['api/a.ts']],
   ];
   for (const [line, yes, no] of cases) {
     const a = adr(`\n${line}\n\n- deny: \`x\``);
@@ -46,6 +51,8 @@ test('exclusion lines: Excludes:, Except:, Not in, Does not apply to, and except
     ['Not in `vendor/`.', 'vendor/x/a.ts', 'src/a.ts'],
     ['Does not apply to `legacy/**`.', 'legacy/a.ts', 'src/a.ts'],
     ['Applies to `src/**`, except `src/generated/**`.', 'src/generated/a.ts', 'src/a.ts'],
+    ['Not applicable to `migrations/`.', 'migrations/001.sql', 'src/a.sql'],
+    ['Excluded paths: `**/gen/**`', 'src/gen/a.ts', 'src/a.ts'],
   ];
   for (const [line, excluded, kept] of cases) {
     const a = adr(`\n${line}\n\n- deny: \`x\``);
@@ -84,9 +91,9 @@ test('scope list items govern every rule of their list, before or after them; `-
 });
 
 test('folder-style scopes in words mean the folder\'s files', () => {
-  const a = adr(['', '- deny: `fetch(` in `web/components`', '- deny: `eval(` under web/components/', '- deny: `x` | in: web/components', '- deny: `console.log(` outside `scripts/`'].join('\n'));
+  const a = adr(['', '- deny: `fetch(` in `web/components`', '- deny: `eval(` under web/components/', '- deny: `x` | in: web/components', '- deny: `console.log(` outside `scripts/`', '- deny: `y` in the `web/components` folder', '- deny: `z` anywhere under `web/components/`'].join('\n'));
   assert.deepEqual(a.diagnostics, []);
-  for (const i of [0, 1, 2]) {
+  for (const i of [0, 1, 2, 4, 5]) {
     assert.ok(fires(a, i, 'web/components/Button.tsx'), `rule ${i}`);
     assert.ok(!fires(a, i, 'web/pages/index.tsx'), `rule ${i}`);
   }

@@ -49,6 +49,8 @@ test('position words choose the window', () => {
     ['- require: `\'use strict\'` in the file when `module.exports` is added', { kind: 'file' }],
     ['- require: `timeout=` when calling `requests.get(` with it in the call', { kind: 'statement' }],
     ['- require: `check=True` for every `subprocess.run(`', { kind: 'statement' }],
+    ['- require: `rel="noopener"` on every `target="_blank"` link', { kind: 'statement' }],
+    ['- require: files containing `apiVersion: apps/v1` must also contain `kind: Deployment`', { kind: 'file' }],
   ];
   for (const [line, win] of cases) {
     const a = rulesOf([line]);
