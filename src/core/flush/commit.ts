@@ -51,8 +51,9 @@ export function commitFiles(plan: CommitPlan): boolean {
   for (const r of plan.replace) ops.push({ kind: 'replace', rel: r.rel, temp: newTemp(r.rel), before: r.before, after: r.after, fields: r.fields });
   const journal: FlushJournal = { version: 1, state: 'apply', pid: process.pid, at: Date.now(), notesRoot: plan.notesRoot, ops };
 
+  const durable = plan.replace.length > 0;
   step('journal');
-  writeJournal(plan.k0Dir, journal, plan.env);
+  writeJournal(plan.k0Dir, journal, plan.env, durable);
   try {
     ops.forEach((op, i) => {
       step('temp', i);
@@ -85,7 +86,8 @@ export function commitFiles(plan: CommitPlan): boolean {
         renameSync(tmp, abs);
       }
     }
-    for (const d of dirs) fsyncDir(d);
+    // Before the journal goes, the renames must be on disk (power cut); a lone link needs no such ordering.
+    if (durable) for (const d of dirs) fsyncDir(d);
     step('commit');
     removeJournal(plan.k0Dir);
     step('cleanup');

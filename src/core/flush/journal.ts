@@ -48,19 +48,24 @@ export interface FlushJournal {
 
 export const journalPath = (k0Dir: string): string => join(k0Dir, JOURNAL_FILE);
 
-/** Writes the journal atomically: a reader sees the previous journal (or none) or this one, never a torn file. */
-export function writeJournal(k0Dir: string, j: FlushJournal, env?: NodeJS.ProcessEnv): void {
+/**
+ * Writes the journal atomically: a reader sees the previous journal (or none) or this one, never a torn file.
+ * A killed process's writes survive in the page cache, so SIGKILL-safety needs no fsync; `durable` adds the two
+ * fsyncs that also make the intent survive a power cut, which only a flush that edits several files needs
+ * (a lone new note is one atomic link either way).
+ */
+export function writeJournal(k0Dir: string, j: FlushJournal, env?: NodeJS.ProcessEnv, durable = true): void {
   const tmp = join(k0Dir, JOURNAL_TEMP);
   rmSync(tmp, { force: true });
-  writeNewFileSynced(tmp, JSON.stringify(j));
+  writeNewFileSynced(tmp, JSON.stringify(j), durable);
   faultPoint('flush', j.state === 'apply' ? 'journal-rename' : 'rollback-journal-rename', env);
   renameSync(tmp, journalPath(k0Dir));
-  fsyncDir(k0Dir);
+  if (durable) fsyncDir(k0Dir);
 }
 
+/** No fsync: a removal lost to a power cut only makes the next run replay ops that are already done (idempotent). */
 export function removeJournal(k0Dir: string): void {
   rmSync(journalPath(k0Dir), { force: true });
-  fsyncDir(k0Dir);
 }
 
 /** The journal, undefined when there is none, or 'invalid' when it cannot be trusted (hand-edited, damaged). */

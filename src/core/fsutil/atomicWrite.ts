@@ -19,14 +19,14 @@ export function isOurTempName(name: string): boolean {
   return TEMP_RE.test(name) || LEGACY_TEMP_RE.test(name);
 }
 
-/** Writes `data` to `path`, which must not exist yet, and fsyncs it; a failure leaves nothing behind. */
-export function writeNewFileSynced(path: string, data: string | Uint8Array): void {
+/** Writes `data` to `path`, which must not exist yet, and fsyncs it (unless `sync` is false); a failure leaves nothing behind. */
+export function writeNewFileSynced(path: string, data: string | Uint8Array, sync = true): void {
   const fd = openSync(path, 'wx', 0o644);
   try {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (sync) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
     rmSync(path, { force: true });
