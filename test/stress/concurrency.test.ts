@@ -62,7 +62,7 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 
       if (r.code === 0) expected.set(marker, 'cli');
       else if (/INTERNAL/.test(r.err)) internal.push(`cli flush: ${r.err.slice(0, 400)}`);
       else codes[`cli-exit-${r.code}`] = (codes[`cli-exit-${r.code}`] ?? 0) + 1;
-      const s = await runCli(root, ['recall', 'body', '--json']);
+      const s = await runCli(root, ['recall', 'body', '--mode', 'bm25', '--json']);
       if (/INTERNAL/.test(s.err)) internal.push(`cli recall: ${s.err.slice(0, 400)}`);
     }
   };
@@ -73,7 +73,7 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 
       expected.set(`m-hand-${i}`, 'hand');
       appendFileSync(join(notes, 'hand', 'journal.md'), `- entry ${i}\n`);
       handEdits++;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200)); // a person saves a few times a second at most
     }
   };
   try {
