@@ -10,6 +10,7 @@ import { loadCore, loadDistill, loadTools } from './coreLoader';
 import { openAt, reportErrors, requireProject, requireTrust, selectedText, showMarkdown, type CommandHost } from './commandHost';
 import { flushDecision } from './flushCommand';
 import type { ViolationInfo } from './guardDiagnostics';
+import { noteFilePath } from '../core/vault/notePath';
 
 /**
  * Palette commands. Each calls the same core use case as the CLI and the MCP tool. Every command also takes an
@@ -91,7 +92,7 @@ async function recallCommand(host: CommandHost, args?: { query?: string; open?: 
       })),
       { title: `K0maru: ${result.hits.length} hit(s) for "${query}" (${result.effectiveMode})`, matchOnDescription: true, matchOnDetail: true },
     );
-    if (pick) await openAt(vscode.Uri.file(join(project.paths.notesRoot, pick.hit.path)), pick.hit.line);
+    if (pick) await openAt(vscode.Uri.file(noteFilePath(project.paths, pick.hit.path)), pick.hit.line);
     return result;
   });
 }

@@ -4,6 +4,7 @@ import type { AdrRules, GuardRule, Violation } from '../core/guard/types';
 import { loadCore, loadGuard, toK0 } from './coreLoader';
 import type { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
+import { noteFilePath } from '../core/vault/notePath';
 
 export const GUARD_SOURCE = 'K0maru';
 export const DIAGNOSTIC_PREFIX = 'k0maru.guard.';
@@ -143,7 +144,7 @@ export class GuardDiagnostics implements vscode.Disposable {
     for (const a of adrs) for (const r of a.rules) ruleLines.set(`${a.adrPath}\0${r.id}`, r);
     const infos: ViolationInfo[] = [];
     const diagnostics = violations.map((v) => {
-      const adrUri = vscode.Uri.file(join(this.notesRoot(), v.adrPath));
+      const adrUri = vscode.Uri.file(noteFilePath({ projectRoot: this.projectRoot, notesRoot: this.notesRoot() }, v.adrPath));
       const ruleLine = ruleLines.get(`${v.adrPath}\0${v.ruleId}`)?.line ?? 1;
       const start = new vscode.Position(v.line - 1, Math.max(0, v.column - 1));
       const range = new vscode.Range(start, start.translate(0, Math.max(1, v.match.length)));
@@ -173,7 +174,7 @@ export class GuardDiagnostics implements vscode.Disposable {
     this.adrFiles.clear();
     for (const a of adrs) {
       if (!a.active || !a.diagnostics.length) continue;
-      const uri = vscode.Uri.file(join(this.notesRoot(), a.adrPath));
+      const uri = vscode.Uri.file(noteFilePath({ projectRoot: this.projectRoot, notesRoot: this.notesRoot() }, a.adrPath));
       this.adrFiles.set(uri, a.diagnostics.map((g) => {
         const line = Math.max(0, g.line - 1);
         // Advice from prose inference (a sentence the guard could not turn into a rule) is not a broken rule.

@@ -4,6 +4,7 @@ import type { AdrRules, GuardRule, InferredSetting } from '../core/guard/types';
 import type { VaultPaths } from '../core/vault/paths';
 import { loadGuard } from './coreLoader';
 import type { RuleModel } from './ruleModel';
+import { noteFilePath } from '../core/vault/notePath';
 
 export const INFERRED_CODE = 'k0maru.guard.inferred';
 const SOURCE = 'K0maru';
@@ -54,7 +55,7 @@ export class InferredRuleView implements vscode.Disposable, vscode.CodeActionPro
       if (!a.active) continue;
       const inferred = a.rules.filter((r) => r.origin === 'inferred');
       if (!inferred.length) continue;
-      const uri = vscode.Uri.file(join(this.paths().notesRoot, a.adrPath));
+      const uri = vscode.Uri.file(noteFilePath(this.paths(), a.adrPath));
       const entries = inferred.map((rule) => ({ rule, range: new vscode.Range(rule.line - 1, 0, rule.line - 1, 1000) }));
       this.byUri.set(uri.toString(), entries);
       this.collection.set(uri, entries.map(({ rule, range }) => {

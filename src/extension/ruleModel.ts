@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AdrRules } from '../core/guard/types';
+import type { RuleSources } from '../core/guard/ruleStore';
 import { loadGuard, toK0 } from './coreLoader';
 
 const RELOAD_DEBOUNCE_MS = 150;
@@ -19,7 +20,7 @@ export class RuleModel implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly notesRoot: () => string,
+    private readonly notes: () => RuleSources,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -64,7 +65,7 @@ export class RuleModel implements vscode.Disposable {
       .then(async () => {
         const t0 = performance.now();
         try {
-          const loaded = await loadGuard().loadVaultRules(this.notesRoot());
+          const loaded = await loadGuard().loadVaultRules(this.notes());
           this.adrsValue = loaded.adrs;
           const rules = loaded.adrs.reduce((n, a) => n + (a.active ? a.rules.length : 0), 0);
           this.log.info(`guard rules: ${rules} active rule(s) in ${loaded.adrs.length} ADR(s), ${loaded.parsed} parsed, ${loaded.cached} cached, ${(performance.now() - t0).toFixed(1)} ms`);

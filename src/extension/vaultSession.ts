@@ -43,7 +43,8 @@ export class VaultSession implements vscode.Disposable {
       model: () => deps.settings().embeddingModelPath || undefined,
       onVectorsCovered: () => deps.viewsStale('index'),
     });
-    this.rules = new RuleModel(() => this.paths().notesRoot, deps.log);
+    // The project's note sources (vault + the repository's ADR folders), the same set the CLI guard and the index read.
+    this.rules = new RuleModel(() => this.paths(), deps.log);
     this.guard = new GuardDiagnostics(projectRoot, () => this.paths().notesRoot, this.rules, deps.settings, deps.log);
     this.inferred = new InferredRuleView(() => this.paths(), this.rules);
     this.disposables.push(

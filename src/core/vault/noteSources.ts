@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
 import { linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
 import { readConfig, safeJoin, type K0Config, type VaultPaths } from './paths';
+import { PROJECT_PATH_PREFIX } from './notePath';
 
 /**
  * Where a project's notes come from: the vault (`.k0maru/wiki/` or a bound Obsidian vault) and the ADR folders the
@@ -15,7 +16,7 @@ import { readConfig, safeJoin, type K0Config, type VaultPaths } from './paths';
  * vault walk never lists a top-level `:`), so the two never collide. `noteFileFor` turns either back into a file.
  */
 
-export const PROJECT_PATH_PREFIX = ':/';
+export { PROJECT_PATH_PREFIX, noteFilePath } from './notePath';
 
 /** ADR folders teams already keep (adr-tools, log4brains, MADR defaults), project-relative. */
 export const DEFAULT_ADR_FOLDERS = ['docs/adr', 'doc/adr', 'docs/decisions', 'docs/architecture/decisions', 'architecture-decision-record'];

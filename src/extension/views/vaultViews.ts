@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { AdrRules } from '../../core/guard/types';
 import type { Project } from '../../core/project';
 import { loadCore } from '../coreLoader';
 import type { ListNode } from './listTree';
+import { noteFilePath } from '../../core/vault/notePath';
 
 /** Builders for the sidebar's trees: each reads the index (or the ledger) and returns plain nodes. */
 
@@ -36,7 +36,7 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
     const isActive = a ? a.active : !d.superseded && !isRetiredStatus(d.status ?? undefined);
     const rules = a?.rules.length ?? 0;
     const problems = a?.diagnostics.length ?? 0;
-    const uri = vscode.Uri.file(join(project.paths.notesRoot, d.path));
+    const uri = vscode.Uri.file(noteFilePath(project.paths, d.path));
     const firstRule = a?.rules.reduce((m, r) => Math.min(m, r.line), Number.MAX_SAFE_INTEGER);
     const node: ListNode = {
       label: d.title,
@@ -63,7 +63,7 @@ export function buildMemory(project: Project): ListNode[] {
         description: d.date ?? d.path,
         tooltip: d.path,
         icon: 'note',
-        command: open(vscode.Uri.file(join(project.paths.notesRoot, d.path))),
+        command: open(vscode.Uri.file(noteFilePath(project.paths, d.path))),
       }),
     );
   const logs = q("tier = 'L2'", 'date DESC, path DESC', 20);

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { listNoteFiles } from '../../../src/core/vault/noteFiles';
 import { listProjectNotes, noteFileFor, noteSources, readRegularFile, resolveNoteFile } from '../../../src/core/vault/noteSources';
 import { pathsForProject } from '../../../src/core/vault/paths';
+import { noteFilePath } from '../../../src/core/vault/notePath';
 import { loadVaultRules, memoSize, MEMO_MAX_VAULTS } from '../../../src/core/guard/ruleStore';
 import { VaultListing } from '../../../src/core/flush/resolveNote';
 import { listDirs, mdFiles } from '../../../src/core/conventions/heuristics';
@@ -103,6 +104,8 @@ test('note sources: the default ADR folders that exist, config "sources" instead
       assert.throws(() => noteFileFor(paths, bad), (e: Error & { code?: string }) => e.code === 'PATH_OUTSIDE_VAULT', bad);
     }
     assert.equal(resolveNoteFile(paths, ':/docs/adr/0001-a.md').real.endsWith('0001-a.md'), true);
+    // The editor's string-only mapping agrees with the checked one.
+    for (const ip of [':/docs/adr/0001-a.md', 'v.md']) assert.equal(noteFilePath(paths, ip), noteFileFor(paths, ip).abs);
   } finally {
     p.cleanup();
   }
