@@ -113,8 +113,10 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
       // Someone outside k0maru (an editor, a git checkout) created the file between our check and our write.
       throw new K0Error('WRITE_CONFLICT', `${rel} appeared while flushing; nothing was written, try again`);
     }
-    // Temps a killed writer of an older version (or another of our writers) left in the folders we write to.
-    for (const d of new Set([dirname(newAbs), ...changed.map((e) => dirname(e.abs))])) sweepStaleTemps(d);
+    // Temps a killed writer of an older version (or another of our writers) left beside the ADRs we edit. Only on
+    // a superseding flush (rare, and its folders are small): listing a 5,000-note log folder on every flush costs
+    // more than the flush itself. Our own flushes leave none after recovery (journal.ts).
+    if (changed.length) for (const d of new Set([dirname(newAbs), ...changed.map((e) => dirname(e.abs))])) sweepStaleTemps(d);
     return result(paths, rel, outcome, n, rule, olds, warnings);
   } finally {
     faultPoint('flush', 'unlock', opts.env);
