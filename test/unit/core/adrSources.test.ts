@@ -112,11 +112,12 @@ test('config "sources" outside the project is a coded error, not a walk of the f
   ensureBuilt();
   const r = repo({ 'src/a.js': '\n' });
   try {
-    assert.equal(k0(r.root, 'init').code, 0);
+    const init = k0(r.root, 'init');
+    assert.equal(init.code, 0, init.out + init.err);
     writeFileSync(join(r.root, '.k0maru', 'config.json'), JSON.stringify({ sources: ['../../etc'] }));
     const s = k0(r.root, 'scan');
-    assert.notEqual(s.code, 0);
-    assert.match(s.err, /PATH_OUTSIDE_VAULT/);
+    assert.notEqual(s.code, 0, s.out + s.err);
+    assert.match(s.err, /PATH_OUTSIDE_VAULT/, `exit ${s.code}: ${s.out}${s.err}`);
   } finally {
     r.cleanup();
   }
