@@ -8,6 +8,9 @@ import { cancelled, throwIfCancelled, untilCancelled } from './cancel';
 import { recallWithVectors, type PolicyRecallOptions, type VectorAttempt } from './recallPolicy';
 import { ScanGate } from './scanGate';
 
+/** How long close() waits for a running scan before it closes the index anyway. */
+export const CLOSE_GRACE_MS = 5000;
+
 /** What happened to one scan; the editor turns these into its status bar and log lines. */
 export type ScanEvent =
   | { kind: 'started'; reason: string }
@@ -142,10 +145,19 @@ export class ProjectHost {
     await vs?.dispose();
   }
 
-  /** Refuses new work, lets the running scan finish, then stops the worker and closes the index. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Refuses new work, lets the running scan finish (for at most `graceMs`: a shutdown must never hang on a scan
+   * that does not end), then stops the worker and closes the index. Idempotent.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     this.closed = true;
-    await this.scans.close();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      this.scans.close().then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)).unref()),
+    ]);
+    clearTimeout(timer);
+    if (!finished) this.opts.log('warn', `closing while a scan still runs after ${graceMs} ms: the index closes under it`);
     await this.opening?.catch(() => undefined);
     await this.resetVectors();
     this.project?.close();
