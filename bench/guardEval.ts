@@ -77,6 +77,7 @@ function main(): void {
     filter: only ?? null,
     summary,
     corpus,
+    cases: results.map((r) => ({ case: `${r.split}/${r.name}`, style: r.style, passed: casePassed(r), tp: r.tp.length, fp: r.fp.length, fn: r.fn.length, hook: r.hookExit, hookExpected: r.hookExpected, crashed: r.crashed, ms: Math.round(r.ms) })),
     failingCases: results.filter((r) => !casePassed(r)).map((r) => ({ case: `${r.split}/${r.name}`, style: r.style, detail: describe(r).split('\n    ') })),
   };
   mkdirSync(join(__dirname, 'results'), { recursive: true });
