@@ -4,8 +4,17 @@ import type { HostMessage } from '../../shared/protocol';
 import type { VaultPaths } from '../../core/vault/paths';
 import { LEDGER_FILE } from '../../core/offload/store';
 import { watchFolder, type FolderWatch } from './watch';
+import { noteSources } from '../../core/vault/noteSources';
 
 type ConsoleEvent = Extract<HostMessage, { kind: 'event' }>['event'];
+
+function noteFolders(paths: VaultPaths): string[] {
+  try {
+    return noteSources(paths).map((src) => src.root);
+  } catch {
+    return [paths.notesRoot]; // a bad `sources` entry is reported by the scan; the page still follows the vault
+  }
+}
 
 /** A comment line every 15 s keeps proxies and the browser from timing an idle stream out. */
 export const KEEPALIVE_MS = 15_000;
@@ -22,14 +31,17 @@ export class EventHub {
   constructor(paths: VaultPaths, log: (level: 'info' | 'warn' | 'error', message: string) => void) {
     this.watches = [
       watchFolder({ dir: paths.refsDir, filter: (n) => n === undefined || n === LEDGER_FILE, onChange: () => this.broadcast('ledgerChanged'), log }),
-      watchFolder({
-        dir: paths.notesRoot,
-        recursive: true,
-        // Notes only: editors' swap files, .obsidian/ settings and the index beside a bound vault are not notes.
-        filter: (n) => n === undefined || (extname(n).toLowerCase() === '.md' && !n.split(sep).some((part) => part.startsWith('.'))),
-        onChange: () => this.broadcast('vaultChanged'),
-        log,
-      }),
+      // The vault and the repository's ADR folders read in place (src/core/vault/noteSources.ts).
+      ...noteFolders(paths).map((dir) =>
+        watchFolder({
+          dir,
+          recursive: true,
+          // Notes only: editors' swap files, .obsidian/ settings and the index beside a bound vault are not notes.
+          filter: (n) => n === undefined || (extname(n).toLowerCase() === '.md' && !n.split(sep).some((part) => part.startsWith('.'))),
+          onChange: () => this.broadcast('vaultChanged'),
+          log,
+        }),
+      ),
     ];
     this.keepalive = setInterval(() => {
       for (const res of this.clients) res.write(': keep-alive\n\n');
