@@ -1,5 +1,5 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { fsyncDir, tempPathFor, writeNewFileSynced } from '../fsutil/atomicWrite';
 import { faultPoint } from '../fsutil/fault';
 import { K0Error } from '../errors';
@@ -49,7 +49,7 @@ export function commitFiles(plan: CommitPlan): boolean {
   const ops: JournalOp[] = [];
   if (plan.create) ops.push({ kind: 'create', rel: plan.create.rel, temp: newTemp(plan.create.rel), text: plan.create.text });
   for (const r of plan.replace) ops.push({ kind: 'replace', rel: r.rel, temp: newTemp(r.rel), before: r.before, after: r.after, fields: r.fields });
-  const journal: FlushJournal = { version: 1, state: 'apply', pid: process.pid, at: Date.now(), notesRoot: plan.notesRoot, ops };
+  const journal: FlushJournal = { version: 1, state: 'apply', pid: process.pid, at: Date.now(), notesRoot: relative(dirname(plan.k0Dir), plan.notesRoot) || '.', ops };
 
   const durable = plan.replace.length > 0;
   step('journal');

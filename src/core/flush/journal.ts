@@ -1,5 +1,5 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../fsutil/fault';
 import { fsyncDir, isOurTempName, writeNewFileSynced } from '../fsutil/atomicWrite';
 import { safeJoin } from '../vault/paths';
@@ -42,6 +42,7 @@ export interface FlushJournal {
   state: 'apply' | 'rollback';
   pid: number;
   at: number;
+  /** The notes folder, relative to the project root (so a project moved or re-cloned still recovers). */
   notesRoot: string;
   ops: JournalOp[];
 }
@@ -82,6 +83,10 @@ export function readJournal(k0Dir: string): FlushJournal | 'invalid' | undefined
     const okOp = (o: JournalOp) =>
       o &&
       typeof o.rel === 'string' &&
+      // A journal is data from disk: it may only name notes inside the vault.
+      !isAbsolute(o.rel) &&
+      !o.rel.includes('\0') &&
+      !o.rel.split(/[\\/]/).includes('..') &&
       typeof o.temp === 'string' &&
       o.temp === basename(o.temp) &&
       isOurTempName(o.temp) &&

@@ -48,7 +48,7 @@ export function recoverLocked(paths: VaultPaths, env?: NodeJS.ProcessEnv): Recov
   rmSync(join(paths.k0Dir, JOURNAL_TEMP), { force: true });
   const j = readJournal(paths.k0Dir);
   if (j === undefined) return NONE;
-  if (j === 'invalid' || resolve(j.notesRoot) !== resolve(paths.notesRoot)) {
+  if (j === 'invalid' || resolve(dirname(paths.k0Dir), j.notesRoot) !== resolve(paths.notesRoot)) {
     const aside = `${journalPath(paths.k0Dir)}.invalid-${Date.now()}`;
     renameSync(journalPath(paths.k0Dir), aside);
     const why = j === 'invalid' ? 'is unreadable' : `names another notes folder (${j.notesRoot})`;

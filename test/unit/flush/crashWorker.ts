@@ -1,5 +1,6 @@
 // A process that runs the crash kit's superseding flush in-process with a throwing commit hook, so its rollback
-// path runs; K0MARU_FAULT=flush:rollback then kills it in the middle of that rollback.
+// path runs; K0MARU_FAULT=flush:rollback then kills it in the middle of that rollback. Step `none` throws nowhere
+// (K0MARU_FAULT alone decides where it dies).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { flushNote } from '../../../src/core/flush';
