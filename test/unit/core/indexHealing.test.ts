@@ -193,3 +193,38 @@ test('index.db as a directory, truncated to zero, cut in half, or not a database
     v.cleanup();
   }
 });
+
+test('a long-lived host whose index is damaged under it: the failing call heals the file, the same project rescans and answers', async () => {
+  const { openProject, isRebuiltIndex } = await import('../../../src/core/project');
+  const v = bigVault(300);
+  const logs: string[] = [];
+  const p = openProject({ vault: v.root, log: (level, m) => logs.push(`${level}: ${m}`) });
+  try {
+    await p.scan();
+    const held = p.index.prepare('SELECT COUNT(*) AS n FROM documents');
+    const pages = statSync(indexOf(v)).size / 4096;
+    const fd = openSync(indexOf(v), 'r+');
+    for (let i = 1; i < pages; i++) writeSync(fd, randomBytes(4096), 0, 4096, i * 4096); // every page but the header
+    // A new change counter, as any other writer leaves: SQLite drops its page cache and reads the damage.
+    writeSync(fd, Buffer.from([0x7f, 0x01, 0x02, 0x03]), 0, 4, 24);
+    closeSync(fd);
+    let healed: unknown;
+    try {
+      p.index.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'uniq7'");
+      p.index.all('SELECT * FROM documents');
+    } catch (err) {
+      healed = err;
+    }
+    assert.ok(isRebuiltIndex(healed), String(healed));
+    assert.ok(logs.some((l) => /^warn: .*is corrupt.*moved to .*index\.db\.corrupt-\d+/.test(l)), logs.join('\n'));
+    assert.throws(() => held.get(), /replaced while a statement was in use/);
+    held.finalize(); // idempotent after the heal
+    const r = await p.scan();
+    assert.equal(r.added, 300, 'the scanner noticed it faces another index and refilled it');
+    assert.equal(p.index.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'uniq7'").length, 1);
+    assert.equal(p.index.rebuilds, 1);
+  } finally {
+    p.close();
+    v.cleanup();
+  }
+});
