@@ -56,6 +56,9 @@ const DECIDED_USE = new RegExp([
   "\\bwe\\s+(?:(?:have\\s+)?(?:decided|agreed|chosen)\\s+to\\s+)?(?:use|prefer|adopt|standardi[sz]e\\s+on|are\\s+going\\s+to\\s+use)\\b",
   "\\b(?:prefer|preferred)\\b",
 ].join('|'), 'i');
+const MAX_SENTENCE = 1200;
+const MAX_SENTENCES = 300;
+const MAX_RULES = 100;
 const STRONG_REQUIRE = /\b(?:every|each)\b[^;]*\b(?:must|shall|needs?\s+to|has\s+to|always)\b/i;
 
 export interface InferOptions {
@@ -76,8 +79,15 @@ export function inferRules(note: AdrSource, out: AdrRules): void {
   const explicitLines = new Set<number>([...out.rules.map((r) => r.line), ...out.diagnostics.map((d) => d.line)]);
   let n = 0;
   const seen = new Set<string>();
+  let read = 0;
   for (const s of decisionSentences(note)) {
-    if (explicitLines.has(s.line)) continue;
+    if (explicitLines.has(s.line) || !s.text.includes('`')) continue;
+    // An ADR states a handful of decisions; past this many sentences with code the text is not a decision list
+    // (a generated or pasted document), and reading on would only cost the hook time.
+    if (++read > MAX_SENTENCES || n >= MAX_RULES) {
+      out.diagnostics.push({ code: 'rule.ambiguous', message: `inference stopped at line ${s.line}: over ${MAX_SENTENCES} decision sentences with code or ${MAX_RULES} inferred rules in one ADR; write its rules explicitly`, adrPath: out.adrPath, line: s.line, inferred: true });
+      break;
+    }
     if (s.inGuardSection && /^(?:[A-Za-z][\w-]*\s*:|applies\b|scope\b|only\s+in\b)/i.test(s.text)) continue;
     const result = inferSentence(s.text);
     if (!result) continue;
@@ -155,7 +165,9 @@ export interface InferredRuleDraft {
 
 /** One sentence → rules, an ambiguity (why no rule), or nothing. Exported for tests and `--explain-rules`. */
 export function inferSentence(sentence: string): { rules: InferredRuleDraft[] } | { ambiguous: string } | undefined {
-  if (!sentence.includes('`')) return undefined;
+  // A decision is a sentence, not a page: longer runs (a list glued into one paragraph, a 10,000-line ADR
+  // without full stops) are not read, which also bounds the cost of the grammar below.
+  if (!sentence.includes('`') || sentence.length > MAX_SENTENCE) return undefined;
   const spans: Span[] = [];
   // Links keep their text; emphasis goes; code spans become §n§ so the grammar below can point at them.
   let masked = sentence.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');

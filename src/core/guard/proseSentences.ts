@@ -65,41 +65,42 @@ function decisionLines(note: AdrSource): Map<number, { heading: string; guard: b
   return out;
 }
 
-export function decisionSentences(note: AdrSource): ProseSentence[] {
+/** Lazily, so a reader that stops early (inference's caps) does not pay for the rest of a huge ADR. */
+export function* decisionSentences(note: AdrSource): Generator<ProseSentence> {
   const lines = decisionLines(note);
-  const out: ProseSentence[] = [];
   let para: Piece[] = [];
   let section = '';
   let guard = false;
   let inHtmlComment = false;
-  const flush = () => {
-    if (para.length) out.push(...splitParagraph(para, section, guard));
+  const take = (): Piece[] => {
+    const p = para;
     para = [];
+    return p;
   };
   for (let i = 0; i < note.lines.length; i++) {
     const fileLine = note.bodyStartLine + i;
     const where = lines.get(fileLine);
     let raw = note.lines[i];
     if (!where || note.codeLines.has(fileLine)) {
-      flush();
+      if (para.length) yield* splitParagraph(take(), section, guard);
       continue;
     }
     if (inHtmlComment) {
       if (raw.includes('-->')) inHtmlComment = false;
-      flush();
+      if (para.length) yield* splitParagraph(take(), section, guard);
       continue;
     }
     if (/^\s*<!--/.test(raw) && !raw.includes('-->')) {
       inHtmlComment = true;
-      flush();
+      if (para.length) yield* splitParagraph(take(), section, guard);
       continue;
     }
     raw = raw.replace(/<!--.*?-->/g, (m) => ' '.repeat(m.length));
-    if (where.heading !== section) flush();
+    if (where.heading !== section && para.length) yield* splitParagraph(take(), section, guard);
     section = where.heading;
     guard = where.guard;
     if (!raw.trim() || /^\s*\|/.test(raw) || /^\s{0,3}#{1,6}\s/.test(raw) || /^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(raw)) {
-      flush();
+      if (para.length) yield* splitParagraph(take(), section, guard);
       continue;
     }
     let col = 0;
@@ -107,7 +108,7 @@ export function decisionSentences(note: AdrSource): ProseSentence[] {
     if (quote) col = quote[0].length;
     const item = ITEM.exec(raw.slice(col));
     if (item) {
-      flush();
+      if (para.length) yield* splitParagraph(take(), section, guard);
       col += item[0].length;
     } else if (col === 0) {
       col = /^\s*/.exec(raw)![0].length;
@@ -115,32 +116,41 @@ export function decisionSentences(note: AdrSource): ProseSentence[] {
     const text = raw.slice(col).replace(/\s+$/, '');
     if (text) para.push({ text, line: fileLine, col });
   }
-  flush();
-  return out;
+  if (para.length) yield* splitParagraph(take(), section, guard);
 }
 
 const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|resp|viz|ca|Mr|Ms|Dr|St|Inc|Ltd|Fig|Sec)\.|\b[A-Za-z]\.)$/;
 
 /** Splits a paragraph at sentence ends (`. `, `! `, `? `) outside code spans, keeping file positions. */
 function splitParagraph(pieces: Piece[], section: string, guard: boolean): ProseSentence[] {
-  // One text with a position per character.
+  // One text; a character's file position comes from the piece it is in (binary search over piece starts).
   let text = '';
-  const pos: { line: number; col: number }[] = [];
+  const starts: number[] = [];
   pieces.forEach((p, k) => {
-    if (k) {
-      text += ' ';
-      pos.push({ line: p.line, col: p.col });
-    }
-    for (let c = 0; c < p.text.length; c++) pos.push({ line: p.line, col: p.col + c });
+    if (k) text += ' ';
+    starts.push(text.length);
     text += p.text;
   });
+  const posOf = (i: number): { line: number; col: number } => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    const p = pieces[lo];
+    return { line: p.line, col: p.col + Math.max(0, Math.min(i - starts[lo], p.text.length)) };
+  };
   const inCode = new Uint8Array(text.length);
   for (let i = 0; i < text.length; ) {
     if (text[i] !== '`') {
       i++;
       continue;
     }
-    const ticks = /^`+/.exec(text.slice(i))![0];
+    let n = i;
+    while (text[n] === '`') n++;
+    const ticks = text.slice(i, n);
     const close = text.indexOf(ticks, i + ticks.length);
     if (close < 0) break;
     inCode.fill(1, i, close + ticks.length);
@@ -154,7 +164,9 @@ function splitParagraph(pieces: Piece[], section: string, guard: boolean): Prose
     let e = end;
     while (e > s && /\s/.test(text[e - 1])) e--;
     if (e > s) {
-      out.push({ text: text.slice(s, e), line: pos[s].line, col: pos[s].col, endLine: pos[e - 1].line, endCol: pos[e - 1].col + 1, section, inGuardSection: guard });
+      const a = posOf(s);
+      const b = posOf(e - 1);
+      out.push({ text: text.slice(s, e), line: a.line, col: a.col, endLine: b.line, endCol: b.col + 1, section, inGuardSection: guard });
     }
   };
   for (let i = 0; i < text.length; i++) {
@@ -163,8 +175,9 @@ function splitParagraph(pieces: Piece[], section: string, guard: boolean): Prose
     const next = text[i + 1];
     if (next !== undefined && next !== ' ') continue;
     if (c === '.' && ABBREV.test(text.slice(Math.max(0, i - 8), i + 1))) continue;
-    const after = text.slice(i + 1).trimStart();
-    if (after && !/^[A-Z`*_"'([\d]/.test(after)) continue;
+    let j = i + 1;
+    while (j < text.length && text[j] === ' ') j++;
+    if (j < text.length && !/[A-Z`*_"'([\d]/.test(text[j])) continue;
     emit(i + 1);
     start = i + 1;
   }

@@ -163,3 +163,19 @@ test('check-time policy: warn by default, block / off from the vault, the ADR se
   assert.deepEqual(applyInferredPolicy([adr.rules[0], explicit], 'warn').map((r) => r.id), ['X#1']);
   assert.equal(adr.rules[0].severity, undefined, 'the cached rule is never changed');
 });
+
+test('bad input: a 10,000-line decision section is read within bounds (capped, with a diagnostic at the line), a one-sentence page is skipped', () => {
+  const body = Array.from({ length: 10000 }, (_, i) => (i % 2 ? `We will avoid \`Thing${i}\`.` : `Do not use \`other${i}\`;`)).join('\n');
+  const t0 = performance.now();
+  const adr = parseAdrRules(`# Big\n\n## Decision\n\n${body}\n`, 'big.md');
+  const ms = performance.now() - t0;
+  assert.equal(adr.rules.length, 100);
+  const cap = adr.diagnostics.filter((d) => d.code === 'rule.ambiguous');
+  assert.equal(cap.length, 1);
+  assert.ok(cap[0].line > 5 && /inference stopped/.test(cap[0].message));
+  assert.ok(ms < 3000, `${ms} ms`);
+  const glued = parseAdrRules(`# Big\n\n## Decision\n\n${Array.from({ length: 10000 }, (_, i) => `avoid \`a${i}\` and`).join(' ')}\n`, 'glued.md');
+  assert.deepEqual([glued.rules.length, glued.diagnostics.length], [0, 0]);
+  const fenced = parseAdrRules('# X\n\n## Decision\n\n```md\nDo not use `lodash`.\n```\n', 'f.md');
+  assert.equal(fenced.rules.length, 0, 'a fenced example is never a decision');
+});
