@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../vault/regularFile';
 import { join } from 'node:path';
 import { normalizeCategory, type NamingStyle } from './types';
 
@@ -54,7 +55,7 @@ export function readExplicitConventions(files: string[]): ExplicitConventions {
     if (!existsSync(file)) continue;
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFile(file, 1024 * 1024).toString('utf8'); // a FIFO AGENTS.md never blocks a flush
     } catch {
       continue; // an unreadable AGENTS.md must not stop a flush
     }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../vault/regularFile';
 import { join } from 'node:path';
 
 /** Dependencies worth naming in a loadout, by manifest: package name → display name. Unknown ones are left out. */
@@ -15,7 +16,8 @@ const NOTABLE: Record<string, string> = {
 
 function read(path: string): string | undefined {
   try {
-    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    // A FIFO package.json in a cloned repository never blocks the loadout.
+    return existsSync(path) ? readRegularFile(path, 4 * 1024 * 1024).toString('utf8') : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { readRegularFile } from './regularFile';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
 import { linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
@@ -149,36 +150,7 @@ export function resolveNoteFile(paths: VaultPaths, path: string, cfg?: K0Config)
   return { abs, real };
 }
 
-/** Thrown by readRegularFile for anything that is not a regular file (a FIFO swapped in after the walk…). */
-export const NOT_REGULAR = 'ENOTREG';
-
-/**
- * Reads a file that must be a regular file, without ever blocking on a FIFO or device: opened with O_NONBLOCK (a
- * FIFO opens at once instead of waiting for a writer), then fstat decides before any read. At most `maxBytes`
- * (default: all) are returned. Errors keep their errno code; a non-regular file is code ENOTREG.
- */
-export function readRegularFile(abs: string, maxBytes = Infinity): Buffer {
-  const fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) {
-      const err = new Error(`${abs} is not a regular file`) as NodeJS.ErrnoException;
-      err.code = NOT_REGULAR;
-      throw err;
-    }
-    const want = Math.min(st.size, maxBytes);
-    const buf = Buffer.allocUnsafe(want);
-    let n = 0;
-    while (n < want) {
-      const got = readSync(fd, buf, n, want - n, n);
-      if (got === 0) break; // truncated while reading
-      n += got;
-    }
-    return n === want ? buf : buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
+export { NOT_REGULAR, readRegularFile } from './regularFile';
 
 /** The text of the note at an index path, through the same checks as every other reader. */
 export function readNoteText(paths: VaultPaths, path: string, maxBytes?: number): string {

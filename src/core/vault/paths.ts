@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { K0Error } from '../errors';
+import { readRegularFile } from './regularFile';
 
 /** Where everything of one project lives. The notes root is the Markdown source of truth. */
 export interface VaultPaths {
@@ -37,8 +38,15 @@ export const WIKI_DIR = 'wiki';
 export function readConfig(k0Dir: string): K0Config {
   const p = join(k0Dir, 'config.json');
   if (!existsSync(p)) return {};
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(p, 'utf8'));
+    // Never blocks: a cloned repository's config.json can be a FIFO, or a folder.
+    text = readRegularFile(p, 1024 * 1024).toString('utf8');
+  } catch (err) {
+    throw new K0Error('INVALID_ARGUMENT', `${p}: cannot be read as a file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    const parsed = JSON.parse(text);
     return parsed && typeof parsed === 'object' ? (parsed as K0Config) : {};
   } catch (err) {
     throw new K0Error('INVALID_ARGUMENT', `${p}: invalid JSON (${(err as Error).message})`);

@@ -60,6 +60,25 @@ function scanInChild(root: string, deadlineMs = 60_000): Promise<{ skipped: { pa
   });
 }
 
+function runChild(script: string, deadlineMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, '-e', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`did not finish within ${deadlineMs} ms (hung)`));
+    }, deadlineMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`child exited ${code}: ${err}`));
+    });
+  });
+}
+
 test('defect 4: a FIFO, and a symlink to a FIFO, are never opened: scan and guard finish and report them', async () => {
   const v = tempVault({ 'ok.md': NOTE('Ok'), 'adr.md': NOTE('ADR', '## Rules\n- deny: `eval(`\n') });
   try {
@@ -72,6 +91,33 @@ test('defect 4: a FIFO, and a symlink to a FIFO, are never opened: scan and guar
     const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
     assert.match(reasons['linked-fifo.md'] ?? '', /FIFO/, JSON.stringify(r.skipped));
     assert.match(reasons['direct-fifo.md'] ?? '', /FIFO/, JSON.stringify(r.skipped));
+  } finally {
+    v.cleanup();
+  }
+});
+
+test('defect 4: FIFOs named AGENTS.md, package.json, README.md or config.json never block loadout, conventions or a scan', async () => {
+  const v = tempVault({ 'ok.md': NOTE('Ok') });
+  try {
+    for (const name of ['AGENTS.md', 'CONVENTIONS.md', 'package.json', 'README.md']) mkfifo(join(v.root, name));
+    const script = `
+      const { openProject } = require(${JSON.stringify(join(REPO, 'src/core/project.ts'))});
+      const { getProjectLoadout } = require(${JSON.stringify(join(REPO, 'src/core/loadout/loadout.ts'))});
+      const { sniffConventionsFor } = require(${JSON.stringify(join(REPO, 'src/core/conventions/sniff.ts'))});
+      const { readConfig } = require(${JSON.stringify(join(REPO, 'src/core/vault/paths.ts'))});
+      (async () => {
+        const p = openProject({ vault: ${JSON.stringify(v.root)} });
+        await p.scan();
+        const l = await getProjectLoadout(p);
+        const c = sniffConventionsFor(p.paths, ['decision']);
+        p.close();
+        require('node:child_process').spawnSync('mkfifo', [${JSON.stringify(join(v.root, '.k0maru', 'config.json'))}]);
+        let code = 'none';
+        try { readConfig(${JSON.stringify(join(v.root, '.k0maru'))}); } catch (e) { code = e.code; }
+        process.stdout.write(JSON.stringify({ loadout: typeof l.markdown === 'string' || typeof l === 'object', sniffed: !!c, configError: code }));
+      })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(2); });`;
+    const out = await runChild(script, 60_000);
+    assert.deepEqual(JSON.parse(out), { loadout: true, sniffed: true, configError: 'INVALID_ARGUMENT' });
   } finally {
     v.cleanup();
   }
