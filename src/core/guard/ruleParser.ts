@@ -1,7 +1,7 @@
 import type { ParsedNote } from '../vault/markdown';
 import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
-import { walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
+import { frontmatterScopes, linesAbove, walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
 import { covers, disjoint } from './scopeCheck';
 import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
 import { explicitHint, readRequireSentence } from './sentenceRequire';
@@ -56,6 +56,7 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
   const counter = { n: 0 };
   // A rules heading nested in a rules section is part of it (parsed once); the scan stays linear in headings.
   let coveredUntil = 0;
+  const adrScopes = frontmatterScopes(note.frontmatter);
   note.headings.forEach((h, hi) => {
     if (h.line <= coveredUntil || !SECTION.test(h.text.trim())) return;
     let end = lastFileLine;
@@ -66,7 +67,7 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
       }
     }
     coveredUntil = end;
-    parseSection(note, h.line + 1, end, out, counter, validateRegex);
+    parseSection(note, h.line + 1, end, out, counter, [linesAbove(note, h.line), adrScopes], validateRegex);
   });
   inferRules(note, out); // prose decisions → advisory rules (inferred.ts); after the explicit ones, which win
   return out;
@@ -98,7 +99,7 @@ function unreadable(d: ScopeDecl): boolean {
   return !d.include.length && !d.exclude.length;
 }
 
-function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, counter: { n: number }, validate?: RegexValidator): void {
+function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, counter: { n: number }, outer: ScopeDecl[][], validate?: RegexValidator): void {
   const blocks = walkSection(note, from, to, counter, (code, message, line) => diag(out, code, message, line));
   const reported = new Set<ScopeDecl>();
   const report = (d: ScopeDecl) => {
@@ -112,8 +113,8 @@ function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, 
   const topLines = blocks[0].lines;
   blocks.forEach((b, bi) => {
     b.lists.forEach((list, li) => {
-      const levels: ScopeDecl[][] = [list.scopes, pickLines(b.lines, li, 'include'), bi > 0 ? topLines.map((l) => l.decl) : []];
-      const excl: ScopeDecl[] = [...list.scopes, ...pickLines(b.lines, li, 'exclude'), ...(bi > 0 ? topLines.map((l) => l.decl) : [])];
+      const levels: ScopeDecl[][] = [list.scopes, pickLines(b.lines, li, 'include'), bi > 0 ? topLines.map((l) => l.decl) : [], ...outer];
+      const excl: ScopeDecl[] = [...list.scopes, ...pickLines(b.lines, li, 'exclude'), ...(bi > 0 ? topLines.map((l) => l.decl) : []), ...outer.flat()];
       const all = [...levels.flat(), ...excl];
       for (const d of all) report(d);
       const ctx: ScopeCtx = {

@@ -225,3 +225,39 @@ export function walkSection(note: AdrSource, from: number, to: number, counter: 
   }
   return blocks;
 }
+
+const FM_INCLUDE = ['scope', 'applies_to', 'applies-to', 'appliesTo', 'guard_scope', 'guard-scope'];
+const FM_EXCLUDE = ['exclude', 'excludes', 'guard_exclude', 'guard-exclude'];
+
+/** ADR-wide scope from the frontmatter (`scope: services/**`, `applies_to: [a/**, b/**]`): outermost level. */
+export function frontmatterScopes(fm: Record<string, unknown>): ScopeDecl[] {
+  const out: ScopeDecl[] = [];
+  for (const [keys, polarity] of [[FM_INCLUDE, 'include'], [FM_EXCLUDE, 'exclude']] as const) {
+    for (const k of keys) {
+      const v = fm[k];
+      const text = Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v.replace(/^\[|\]$/g, '') : undefined;
+      if (text === undefined || !text.trim()) continue;
+      const d: ScopeDecl = { line: 1, level: 'section', polarity, written: `${k}: ${text}`, include: [], exclude: [], extra: [text] };
+      finishDecl(d);
+      out.push(d);
+    }
+  }
+  return out;
+}
+
+/**
+ * Scope lines in the paragraph right above a rules heading ("Applies to: `services/**`" then `## Rules`): the
+ * ADR put them just above the list. Only lines that read as a scope count; prose there is ignored.
+ */
+export function linesAbove(note: AdrSource, headingLine: number): ScopeDecl[] {
+  const out: ScopeDecl[] = [];
+  let l = headingLine - 1;
+  while (l >= note.bodyStartLine && !note.lines[l - note.bodyStartLine]?.trim()) l--;
+  for (let n = 0; l >= note.bodyStartLine && n < 6; l--, n++) {
+    const raw = note.lines[l - note.bodyStartLine] ?? '';
+    if (!raw.trim() || note.codeLines.has(l) || HEADING.test(raw) || ITEM.test(raw)) break;
+    const s = readScopeLine(raw);
+    if (s && !s.awaitsList) out.push({ line: l, level: 'section', polarity: s.polarity, written: raw.trim(), include: s.include, exclude: s.exclude, unclear: s.unclear, extra: [] });
+  }
+  return out;
+}

@@ -212,3 +212,17 @@ test('scope lines in a sub-section apply to its lists, inside the section-wide s
   assert.ok(fires(a, 1, 'src/web/x.ts'));
   assert.ok(!fires(a, 1, 'lib/x.ts'));
 });
+
+test('a scope line just above the rules heading, and a frontmatter scope, are outer levels', () => {
+  const md = ['---', 'status: accepted', 'scope: [services/**]', '---', '# A', '', '## Decision', '', 'We keep the API thin.', '', 'Applies to: `services/api/**`', '', '## Rules', '', '- deny: `x`', '- deny: `y` | in: services/worker/**'].join('\n');
+  const a = parseAdrRules(md, 'adr/0009-above.md', validateRegex);
+  assert.deepEqual(a.diagnostics.filter((d) => !d.inferred).map((d) => [d.code, d.line]), [['rule.contradictory-scope', 16]], 'y leaves the declared scope: said');
+  const explicit = { ...a, rules: a.rules.filter((r) => r.origin !== 'inferred') };
+  assert.ok(fires(explicit, 0, 'services/api/a.ts'));
+  assert.ok(!fires(explicit, 0, 'services/worker/a.ts'));
+  assert.ok(!fires(explicit, 0, 'lib/a.ts'));
+  assert.ok(fires(explicit, 1, 'services/worker/a.ts'), 'the rule\'s own scope wins');
+  const { rulesFromNote } = require('../../../src/core/guard/ruleParser') as typeof import('../../../src/core/guard/ruleParser');
+  const { parseNote } = require('../../../src/core/vault/markdown') as typeof import('../../../src/core/vault/markdown');
+  assert.deepEqual(rulesFromNote(parseNote(md, 'adr/0009-above.md'), 'adr/0009-above.md', validateRegex), a, 'both ADR readers agree');
+});
