@@ -68,6 +68,8 @@ export class IndexDb {
   private readonly busyTimeoutMs: number;
   /** While opening, corruption is handled by connect() itself (move aside once, reopen), not by heal(). */
   private connecting = false;
+  /** The inode this handle reads: when the path names another file (a process healed it, a person deleted it), we follow. */
+  private inode = -1;
   /** How many times this handle found the file corrupt and replaced it (status, tests). */
   rebuilds = 0;
 
@@ -109,6 +111,7 @@ export class IndexDb {
     for (let attempt = 0; ; attempt++) {
       try {
         this.db = new Database(this.path);
+        this.inode = inodeOf(this.path);
         if (!header.ok || quickCheck) this.quickCheck(header.ok ? 'checked on open' : header.reason);
         this.ensureSchema();
         return;
@@ -245,6 +248,7 @@ export class IndexDb {
    */
   private retry<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
+    if (!this.connecting) this.followReplacement();
     const start = Date.now();
     let delay = 1;
     for (;;) {
@@ -271,14 +275,28 @@ export class IndexDb {
     return err;
   }
 
-  private heal(reason: string): K0Error {
+  /**
+   * One stat per top-level access: when another process healed the index (or someone deleted it to force a rebuild),
+   * the path names a new file and this handle would otherwise keep reading and writing the old one, unseen by all.
+   */
+  private followReplacement(): void {
+    if (inodeOf(this.path) === this.inode) return;
+    this.log('info', `index ${this.path} was replaced by another process; reopening it`);
     this.closeHandle();
-    const aside = this.moveAside();
+    this.connect(false);
+  }
+
+  private heal(reason: string): K0Error {
+    // Two processes can meet the same damage: only the first moves the file; the second finds a fresh one in its place.
+    const replaced = inodeOf(this.path) !== this.inode;
+    this.closeHandle();
+    const aside = replaced ? undefined : this.moveAside();
     this.rebuilds++;
     this.connect(false);
     // A scanner that warmed its map from the old file must notice that this is another index.
     this.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)", [String(Date.now())]);
-    const message = `index ${this.path} is corrupt (${reason}); moved to ${aside} and replaced by an empty index that the next scan refills from Markdown`;
+    const where = aside ? `moved to ${aside}` : 'another process had already moved it aside';
+    const message = `index ${this.path} is corrupt (${reason}); ${where} and replaced by an empty index that the next scan refills from Markdown`;
     this.log('warn', message);
     return new K0Error('INDEX_CORRUPT', message, { rebuilt: true, movedTo: aside });
   }
@@ -346,6 +364,14 @@ export class IndexDb {
 
   static exists(path: string): boolean {
     return existsSync(path);
+  }
+}
+
+function inodeOf(p: string): number {
+  try {
+    return statSync(p).ino;
+  } catch {
+    return -1;
   }
 }
 

@@ -53,7 +53,12 @@ export function secureIndexFiles(indexPath: string, stamp = Date.now()): IndexFi
     const kind = describe(st);
     if (kind === want) continue;
     const aside = asideName(indexPath, stamp, `${tag}-${kind}`);
-    renameSync(p, aside);
+    try {
+      renameSync(p, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // another process opening at once moved it first
+      throw err;
+    }
     const then = p === indexPath ? '; a fresh index is built from Markdown' : '';
     moved.push(`${basename(p)} was a ${kind}, not a ${want === 'file' ? 'regular file' : 'directory'}: moved to ${basename(aside)} without following it${then}`);
   }

@@ -228,3 +228,30 @@ test('a long-lived host whose index is damaged under it: the failing call heals 
     v.cleanup();
   }
 });
+
+test('two handles meet the same damage: one file is moved aside, both end on the one fresh index', async () => {
+  const { IndexDb } = await import('../../../src/core/index/db');
+  const { openProject } = await import('../../../src/core/project');
+  const v = bigVault(120);
+  try {
+    const p = openProject({ vault: v.root });
+    await p.scan();
+    const other = IndexDb.open(indexOf(v));
+    assert.equal(Number(other.get('SELECT COUNT(*) AS n FROM documents')!.n), 120);
+    const pages = statSync(indexOf(v)).size / 4096;
+    const fd = openSync(indexOf(v), 'r+');
+    for (let i = 1; i < pages; i++) writeSync(fd, randomBytes(4096), 0, 4096, i * 4096);
+    writeSync(fd, Buffer.from([0x7f, 0x01, 0x02, 0x03]), 0, 4, 24);
+    closeSync(fd);
+    assert.throws(() => p.index.all('SELECT * FROM documents'), /is corrupt/);
+    // The other handle has not read since: it follows the path to the fresh file instead of healing again.
+    assert.equal(Number(other.get('SELECT COUNT(*) AS n FROM documents')!.n), 0);
+    await p.scan();
+    assert.equal(Number(other.get('SELECT COUNT(*) AS n FROM documents')!.n), 120, 'both see the same, refilled file');
+    assert.equal(aside(v).length, 1);
+    other.close();
+    p.close();
+  } finally {
+    v.cleanup();
+  }
+});
