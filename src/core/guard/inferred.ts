@@ -57,6 +57,8 @@ const DECIDED_USE = new RegExp([
   "\\b(?:prefer|preferred)\\b",
 ].join('|'), 'i');
 const MAX_SENTENCE = 1200;
+/** A clause that opens with a place ("In Reactor code paths, …", "For the admin UI …"), except harmless ones. */
+const LEADING_PLACE = /^(?:in|within|inside|for|under|across|on)\s+(?!(?:general|short|addition|example|instance|particular|practice|summary|future|the\s+future|principle|all\s+cases|any\s+case|this\s+(?:repo|repository|project|codebase|adr|decision)|our\s+(?:codebase|code|repo|repository|project)|the\s+(?:codebase|repo|repository|project)|new\s+code|all\s+(?:new\s+)?code|code|order\s+to|favou?r|§)\b)[^,§]*?\b(?:we|you|they|developers?|teams?|code|one|it)?\s*(?:,|should|must|shall|will|do|don['’]t|never|avoid|may|cannot|can['’]t)/i;
 const MAX_SENTENCES = 300;
 const MAX_RULES = 100;
 const STRONG_REQUIRE = /\b(?:every|each)\b[^;]*\b(?:must|shall|needs?\s+to|has\s+to|always)\b/i;
@@ -187,6 +189,11 @@ export function inferSentence(sentence: string): { rules: InferredRuleDraft[] } 
     // A scope in words, in the deny clause or its subject, cannot be turned into a glob.
     const scopeText = found.only ? '' : whole.replace(/§\d+§/g, ' X ');
     const subject = found.subject ?? '';
+    // "In Reactor code paths we should avoid …": a leading place phrase is a scope in words too.
+    if (!found.only && LEADING_PLACE.test(whole)) {
+      const named = targets.map((i) => `\`${spans[i].text}\``).join(', ');
+      return { ambiguous: `the sentence limits ${named} to a place named in words; write it as \`- deny: … | in: <glob>\` in the ADR's Rules section` };
+    }
     if (!found.only && (WORD_SCOPE.test(withoutPathSpans(whole, spans)) || SUBJECT_SCOPE.test(subject.replace(/§\d+§/g, '')))) {
       const named = targets.map((i) => `\`${spans[i].text}\``).join(', ');
       return { ambiguous: `the sentence limits ${named} to files named in words; write it as \`- deny: … | in: <glob>\` in the ADR's Rules section` };
@@ -321,7 +328,9 @@ function unmask(text: string, spans: Span[]): string {
 
 /** The clause with path-like spans turned into a neutral token, so `in `src/`` is not read as a word scope. */
 function withoutPathSpans(clause: string, spans: Span[]): string {
-  return clause.replace(/§(\d+)§/g, (_m, i: string) => (scopeGlob(spans[Number(i)].text) ? ' PATHSPAN ' : ' CODESPAN '));
+  return clause
+    .replace(/§(\d+)§/g, (_m, i: string) => (scopeGlob(spans[Number(i)].text) ? ' PATHSPAN ' : ' CODESPAN '))
+    .replace(/\bfor\s+(?:example|instance)\b/gi, ' ');
 }
 
 /** Globs from path spans after in / under / within (include) or outside / except (exclude). */

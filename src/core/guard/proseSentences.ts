@@ -15,8 +15,10 @@ const NOT_DECISION = /^(?:(?:the|our)\s+)?(?:context|problem|background|motivati
 export type SectionClass = 'decision' | 'other' | 'neutral';
 
 export function classifyHeading(text: string): SectionClass {
-  const t = text.replace(/[*_`]/g, '').replace(/^[\d.)\s]+/, '').replace(/^(?:adr[-\s]?\d+\s*[:.-]\s*)/i, '').trim();
+  const t = text.replace(/[*_`[\]]/g, '').replace(/<!--.*?-->/g, '').replace(/^[\d.)\s]+/, '').replace(/^(?:adr[-\s]?\d+\s*[:.-]\s*)/i, '').trim();
   if (/^(?:decision\s+drivers?|decision\s+criteria)\b/i.test(t)) return 'other';
+  // "General consequences", "Green impact", "Reason for rejection", "Advantages": about the decision, not it.
+  if (/\b(?:consequences?|advantages?|disadvantages?|rejection|rejected|drawbacks?|benefits?|impacts?|pros|cons|trade-?offs?|alternatives?|risks?)\b/i.test(t)) return 'other';
   if (DECISION.test(t)) return 'decision';
   if (NOT_DECISION.test(t)) return 'other';
   return 'neutral';
@@ -119,7 +121,7 @@ export function* decisionSentences(note: AdrSource): Generator<ProseSentence> {
   if (para.length) yield* splitParagraph(take(), section, guard);
 }
 
-const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|resp|viz|ca|Mr|Ms|Dr|St|Inc|Ltd|Fig|Sec)\.|\b[A-Za-z]\.)$/;
+const ABBREV = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|resp|viz|ca|Mr|Ms|Dr|St|Inc|Ltd|Fig|Sec)\.|(?:^|\s)[A-Za-z]\.)$/;
 
 /** Splits a paragraph at sentence ends (`. `, `! `, `? `) outside code spans, keeping file positions. */
 function splitParagraph(pieces: Piece[], section: string, guard: boolean): ProseSentence[] {

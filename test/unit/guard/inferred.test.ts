@@ -67,13 +67,14 @@ test('past, alternatives, consequences, hypotheticals, questions and description
 });
 
 test('scopes in words and requirements without a trigger are ambiguous (a diagnostic), never a rule that fires everywhere', () => {
-  for (const s of ['Frontend plugins should not use `axios`.', 'Never call `eval(` in production code.', 'Do not use `lodash` in the `web` package.']) {
+  for (const s of ['Frontend plugins should not use `axios`.', 'Never call `eval(` in production code.', 'Do not use `lodash` in the `web` package.', 'In Reactor code paths we should avoid blocking constructs such as `Wait()`.']) {
     const r = inferSentence(s);
     assert.ok(r && 'ambiguous' in r, s);
   }
   const req = inferSentence('Every route handler must call `requireAuth(`.');
   assert.ok(req && 'ambiguous' in req && /require/.test(req.ambiguous));
   assert.equal(inferSentence('Each node must have one `CleanStart` execution.'), undefined, 'not a code rule: no diagnostic either');
+  assert.equal(rulesOf('For example, do not use `eval(`.').length, 1, '"For example" is not a place');
 });
 
 test('a requirement with a trigger span becomes an inferred require rule with the window its words say', () => {
@@ -114,6 +115,11 @@ test('only decision sections yield inferred rules; they carry the sentence, its 
   assert.equal(inferred[1].sentence, 'Do not use `dayjs`; use Luxon.');
   assert.equal(inferred[1].remediation, 'Use Luxon');
   assert.equal(adr.diagnostics.length, 0);
+});
+
+test('sentence ends: "I/O." ends a sentence (single letters are initials only after a space); sub-sections about consequences or rejection are not decision text', () => {
+  const raw = '# X\n\n## Decision\n\nThe SDK does blocking I/O. We will avoid `Thread.Sleep`.\n\n### General consequences\n\nWe will avoid `Other.Thing`.\n\n### Reason for rejection\n\nDo not use `Nope.Never`.\n';
+  assert.deepEqual(parseAdrRules(raw, 'x.md').rules.map((r) => r.text), ['deny Thread.Sleep (inferred)']);
 });
 
 test('MADR: Decision Outcome counts, its Consequences sub-section does not; Decision Drivers and Considered Options never', () => {
