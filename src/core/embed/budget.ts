@@ -18,8 +18,12 @@ export interface CatchUpOptions {
   now?: () => number;
   /** Largest batch (one inference request). */
   maxBatch?: number;
-  /** Cost per passage assumed before the first batch is measured. */
+  /** Cost per passage assumed before the first batch is measured (a long-lived channel passes the last one measured). */
   initialMsPerPassage?: number;
+  /** Time kept back for the store refresh that follows the last batch (the last one measured, when known). */
+  reserveMs?: number;
+  /** Size of the first batch while the cost is still a guess: small, so a wrong guess costs little. */
+  firstBatch?: number;
   /** Hashes of passages the model failed on alone: not tried again (the caller keeps the set across calls). */
   skip?: Set<string>;
 }
@@ -38,6 +42,8 @@ export interface CatchUpReport {
   overrunMs: number;
   /** The cost per passage the batches were sized with at the end (ms). */
   msPerPassage: number;
+  /** What the refresh after the batches took (ms; 0 when nothing was embedded). */
+  refreshMs: number;
 }
 
 /**
@@ -56,10 +62,12 @@ const MAX_BATCH = 32;
  */
 export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, opts: CatchUpOptions = {}): Promise<CatchUpReport> {
   const now = opts.now ?? (() => performance.now());
-  const deadline = opts.budgetMs === undefined ? Infinity : (opts.since ?? now()) + opts.budgetMs;
+  const deadline = opts.budgetMs === undefined ? Infinity : (opts.since ?? now()) + opts.budgetMs - (opts.reserveMs ?? 0);
   const maxBatch = Math.max(1, opts.maxBatch ?? MAX_BATCH);
   let msPerPassage = opts.initialMsPerPassage ?? INITIAL_MS_PER_PASSAGE;
-  const report: CatchUpReport = { embedded: 0, batches: 0, batchesAfterDeadline: 0, oversized: 0, skipped: 0, stoppedBy: 'done', overrunMs: 0, msPerPassage };
+  const report: CatchUpReport = { embedded: 0, batches: 0, batchesAfterDeadline: 0, oversized: 0, skipped: 0, stoppedBy: 'done', overrunMs: 0, msPerPassage, refreshMs: 0 };
+  const measured = opts.initialMsPerPassage !== undefined;
+  const firstBatch = Math.max(1, opts.firstBatch ?? (measured || deadline === Infinity ? maxBatch : 4));
   const skip = opts.skip ?? new Set<string>();
   const todo = store.pendingPassages().filter((p) => !skip.has(p.hash));
   let i = 0;
@@ -71,7 +79,7 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
       break;
     }
     if (left <= 0) report.batchesAfterDeadline++; // cannot happen while fits >= 1; counted so a test would see it
-    const slice = todo.slice(i, i + Math.min(maxBatch, fits));
+    const slice = todo.slice(i, i + Math.min(report.batches === 0 ? firstBatch : maxBatch, fits));
     const t0 = now();
     const result = await embedOrSkip(slice, embed, report, skip, () => deadline - now() >= msPerPassage);
     const took = now() - t0;
@@ -82,10 +90,15 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
     report.embedded += result.length;
     i += slice.length;
   }
-  const end = now();
-  if (end > deadline) report.overrunMs = end - deadline;
   report.msPerPassage = msPerPassage;
-  if (report.embedded) store.refresh();
+  if (report.embedded) {
+    const t0 = now();
+    store.refresh();
+    report.refreshMs = now() - t0;
+  }
+  const end = now();
+  const promised = deadline + (opts.reserveMs ?? 0);
+  if (end > promised) report.overrunMs = end - promised;
   return report;
 }
 

@@ -40,7 +40,11 @@ export function createVectorChannel(opts: {
   passages?: PassageOptions;
   dispose?: () => Promise<void>;
 }): VectorChannelHandle {
+  const built = performance.now();
   const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES);
+  // The store's first load is what a refresh costs on this vault: the budget keeps that much back for the one after the batches.
+  let refreshMs = performance.now() - built;
+  let msPerPassage: number | undefined;
   const graph = indexGraph(opts.index);
   const fusion = opts.fusion ?? DEFAULT_FUSION;
   const embedTexts: EmbedTexts = (texts) => opts.embedder.embed(texts);
@@ -58,8 +62,10 @@ export function createVectorChannel(opts: {
     pending: () => store.pending(),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
     async catchUp(budgetMs?: number, catchUpOpts: { since?: number } = {}): Promise<number> {
-      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip });
+      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs });
       oversized += last.oversized;
+      if (last.batches) msPerPassage = last.msPerPassage;
+      if (last.embedded) refreshMs = last.refreshMs;
       return last.embedded;
     },
     get lastCatchUp() {

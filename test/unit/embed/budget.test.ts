@@ -16,7 +16,7 @@ import type { Passage } from '../../../src/core/search/vector';
 import { ensureBundledModel, ORT_WASM_DIR } from './helpers';
 
 /** A store of `n` pending passages and a clock that moves only when the fake model "computes". */
-function rig(n: number, msPerPassage: (batch: string[]) => number, fail?: (text: string) => boolean) {
+function rig(n: number, msPerPassage: (batch: string[]) => number, fail?: (text: string) => boolean, refreshCost = 0) {
   let clock = 0;
   const pending = new Map<string, Passage>(Array.from({ length: n }, (_, i) => [`h${i}`, { chunkId: i, docId: i, hash: `h${i}`, text: `passage ${i}` }]));
   const batches: number[] = [];
@@ -26,6 +26,7 @@ function rig(n: number, msPerPassage: (batch: string[]) => number, fail?: (text:
     put: (entries) => entries.forEach((e) => pending.delete(e.hash)),
     refresh() {
       this.refreshed++;
+      clock += refreshCost;
     },
   };
   const embed = async (texts: string[]) => {
@@ -46,8 +47,22 @@ test('batches are sized to the time left: none starts after the deadline and the
   assert.equal(report.stoppedBy, 'budget');
   assert.ok(r.now() <= 1000, `ended at ${r.now()} ms of a 1000 ms budget`);
   assert.ok(report.embedded >= 12, `${report.embedded} embedded: the budget was used, not wasted`);
-  assert.ok(r.batches.at(-1)! < r.batches[0], `batches shrink near the deadline: ${r.batches.join(',')}`);
+  assert.ok(r.batches[0] <= 4, 'the first batch, sized on a guess, is small');
+  assert.ok(Math.max(...r.batches) > r.batches.at(-1)!, `batches shrink near the deadline: ${r.batches.join(',')}`);
   assert.equal(r.store.refreshed, 1, 'one refresh at the end, not one per batch');
+});
+
+test('the refresh after the batches is inside the budget: its measured cost is kept back', async () => {
+  const r = rig(500, () => 50, undefined, 300);
+  const report = await embedWithinBudget(r.store, r.embed, { budgetMs: 2000, since: 0, now: r.now, reserveMs: 300 });
+  assert.equal(report.refreshMs, 300);
+  assert.equal(report.overrunMs, 0);
+  assert.ok(r.now() <= 2000, `ended at ${r.now()} ms`);
+  // A cost measured by an earlier call sizes the first batch at once.
+  const warm = rig(500, () => 50);
+  const again = await embedWithinBudget(warm.store, warm.embed, { budgetMs: 1000, now: warm.now, initialMsPerPassage: 50 });
+  assert.equal(warm.batches[0], 20);
+  assert.equal(again.overrunMs, 0);
 });
 
 test('a budget already spent on loading the model starts no batch at all', async () => {
