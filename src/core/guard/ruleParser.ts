@@ -85,14 +85,26 @@ function origins(decls: ScopeDecl[], polarity: 'include' | 'exclude'): ScopeOrig
   return decls.flatMap((d) => (polarity === 'include' ? d.include : d.exclude).map((u) => ({ level: d.level, polarity, written: u.written, globs: u.globs, line: d.line })));
 }
 
-/** The section lines that govern list `li`: the last group above it, else the first one (a trailing scope line). */
-function pickLines(lines: RuleBlock['lines'], li: number, polarity: 'include' | 'exclude'): ScopeDecl[] {
+/**
+ * The section lines that govern each list of a block: the last group of lines above the list, else the first
+ * group (a trailing "These rules apply to …" line). One sweep, so an ADR of alternating lines and lists stays linear.
+ */
+function linesPerList(lines: RuleBlock['lines'], lists: number, polarity: 'include' | 'exclude'): ScopeDecl[][] {
   const has = (d: ScopeDecl) => (polarity === 'include' ? d.include.length > 0 : d.exclude.length > 0) || (unreadable(d) && d.polarity === polarity);
-  const c = lines.filter((l) => has(l.decl));
-  if (!c.length) return [];
-  const before = c.filter((l) => l.pos <= li);
-  const pos = before.length ? before[before.length - 1].pos : c[0].pos;
-  return c.filter((l) => l.pos === pos).map((l) => l.decl);
+  const groups: { pos: number; decls: ScopeDecl[] }[] = [];
+  for (const l of lines) {
+    if (!has(l.decl)) continue;
+    const last = groups[groups.length - 1];
+    if (last && last.pos === l.pos) last.decls.push(l.decl);
+    else groups.push({ pos: l.pos, decls: [l.decl] });
+  }
+  const out: ScopeDecl[][] = [];
+  let g = -1;
+  for (let li = 0; li < lists; li++) {
+    while (g + 1 < groups.length && groups[g + 1].pos <= li) g++;
+    out.push(groups.length ? groups[Math.max(g, 0)].decls : []);
+  }
+  return out;
 }
 
 function unreadable(d: ScopeDecl): boolean {
@@ -111,10 +123,13 @@ function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, 
     diag(out, 'rule.scope-unclear', d.unclear + tail, d.line);
   };
   const topLines = blocks[0].lines;
+  const topDecls = topLines.map((l) => l.decl);
   blocks.forEach((b, bi) => {
+    const inc = linesPerList(b.lines, b.lists.length, 'include');
+    const exc = linesPerList(b.lines, b.lists.length, 'exclude');
     b.lists.forEach((list, li) => {
-      const levels: ScopeDecl[][] = [list.scopes, pickLines(b.lines, li, 'include'), bi > 0 ? topLines.map((l) => l.decl) : [], ...outer];
-      const excl: ScopeDecl[] = [...list.scopes, ...pickLines(b.lines, li, 'exclude'), ...(bi > 0 ? topLines.map((l) => l.decl) : []), ...outer.flat()];
+      const levels: ScopeDecl[][] = [list.scopes, inc[li], bi > 0 ? topDecls : [], ...outer];
+      const excl: ScopeDecl[] = [...list.scopes, ...exc[li], ...(bi > 0 ? topDecls : []), ...outer.flat()];
       const all = [...levels.flat(), ...excl];
       for (const d of all) report(d);
       const ctx: ScopeCtx = {
