@@ -2,7 +2,8 @@
 // anything else is the short version that `npm test` runs on every push. Each file records its figures with
 // `record()`; the stress runner merges them into bench/results/stress.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -23,6 +24,13 @@ export function record(name: string, figures: Record<string, unknown>): void {
 }
 
 export const cliPath = (): string => privateCli();
+
+/** A HOME of its own, outside the project: user-level writes (agent skill folders, caches) must not land in the vault. */
+let home: string | undefined;
+export function stressHome(): string {
+  home ??= mkdtempSync(join(tmpdir(), 'k0stress-home-'));
+  return home;
+}
 export const distDir = (): string => dirname(privateCli());
 
 export interface McpConn {
@@ -39,7 +47,7 @@ export async function connectMcp(root: string, env: Record<string, string> = {})
     command: process.execPath,
     args: [cliPath(), 'mcp', '--vault', root],
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: root, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: stressHome(), ...env },
     stderr: 'pipe',
   });
   let err = '';
@@ -63,7 +71,7 @@ export interface RunResult {
 export function runCli(cwd: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; killAfterMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cliPath(), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath(), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: stressHome(), ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
