@@ -1,7 +1,7 @@
 import type { ParsedNote } from '../vault/markdown';
 import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
-import { frontmatterScopes, linesAbove, walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
+import { frontmatterScopes, headingScope, linesAbove, walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
 import { covers, disjoint } from './scopeCheck';
 import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
 import { explicitHint, readRequireSentence } from './sentenceRequire';
@@ -67,7 +67,7 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
       }
     }
     coveredUntil = end;
-    parseSection(note, h.line + 1, end, out, counter, [linesAbove(note, h.line), adrScopes], validateRegex);
+    parseSection(note, h.line + 1, end, out, counter, [headingScope(h.text, h.line), linesAbove(note, h.line), adrScopes], validateRegex);
   });
   inferRules(note, out); // prose decisions → advisory rules (inferred.ts); after the explicit ones, which win
   return out;

@@ -261,3 +261,14 @@ export function linesAbove(note: AdrSource, headingLine: number): ScopeDecl[] {
   }
   return out;
 }
+
+/** "## Rules for `services/`", "## Guard (web/**)": a scope in the rules heading itself. */
+export function headingScope(text: string, line: number): ScopeDecl[] {
+  const m = /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b\s*(?:[-—–:]\s*)?(?:\(\s*)?(?:(?:that\s+)?(?:apply\s+)?(?:for|in|under|within|on|to)\s+)(.+?)\)?\s*$/i.exec(text.trim())
+    ?? /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\s*\((.+)\)\s*$/i.exec(text.trim());
+  if (!m) return [];
+  const r = readScopeValue(m[1], 'include', false);
+  if (!r.hadCode && !r.include.some((u) => u.globs.some((g) => /[*/]/.test(g)))) return [];
+  if (r.unclear || !r.include.length) return [];
+  return [{ line, level: 'section', polarity: 'include', written: text, include: r.include, exclude: r.exclude, extra: [] }];
+}

@@ -144,6 +144,13 @@ function unwrap(line: string): string {
  */
 export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' | 'exclude'; strong: boolean }) | undefined {
   const s = unwrap(line);
+  // "`services/gen/**` is excluded." / "Generated code in `gen/` is exempt."
+  const tail = /\s+(?:is|are)\s+(?:also\s+)?(?:excluded|exempt(?:ed)?|ignored|skipped|not\s+checked|out\s+of\s+scope)(?:\s+from\s+(?:these|the|this)\s+rules?)?\s*[.!]?$/i.exec(s);
+  if (tail) {
+    const read = readScopeValue(s.slice(0, tail.index), 'include', false);
+    if (read.hadCode && read.include.length && read.unknownWords <= 1) return { polarity: 'exclude', strong: false, include: [], exclude: read.include };
+    return undefined;
+  }
   for (const [leads, polarity] of [[EXCLUDE_LEAD, 'exclude'], [INCLUDE_LEAD, 'include']] as const) {
     for (const [re, strongLead] of leads) {
       const m = re.exec(s);

@@ -226,3 +226,14 @@ test('a scope line just above the rules heading, and a frontmatter scope, are ou
   const { parseNote } = require('../../../src/core/vault/markdown') as typeof import('../../../src/core/vault/markdown');
   assert.deepEqual(rulesFromNote(parseNote(md, 'adr/0009-above.md'), 'adr/0009-above.md', validateRegex), a, 'both ADR readers agree');
 });
+
+test('a scope in the rules heading, and "… is excluded / exempt" sentences', () => {
+  const a = parseAdrRules('# A\n\n## Rules for `services/`\n\n- deny: `a`\n\nGenerated code in `services/gen/` is exempt.\n\n## Guard (web/**)\n\n- deny: `b`\n\n## Rules and exceptions\n\n- deny: `c`\n', 'adr/h.md', validateRegex);
+  assert.deepEqual(a.diagnostics, []);
+  assert.ok(fires(a, 0, 'services/api/x.ts'));
+  assert.ok(!fires(a, 0, 'services/gen/x.ts'));
+  assert.ok(!fires(a, 0, 'lib/x.ts'));
+  assert.ok(fires(a, 1, 'web/x.ts') && !fires(a, 1, 'api/x.ts'));
+  assert.ok(fires(a, 2, 'anything/x.ts'), 'a heading with words only is not a scope');
+  assert.equal(readScopeLine('Option B is excluded because it costs more.'), undefined);
+});
