@@ -56,17 +56,17 @@ export function scanAdr(raw: string, relPath: string): AdrSource {
   const bodyStartLine = bodyStart + 1;
   const headings: AdrSource['headings'] = [];
   const codeLines = new Set<number>();
-  let fence: string | undefined;
+  let fence: RegExp | undefined; // the closing line of the open fence, compiled once per fence
   lines.forEach((l, i) => {
     const fileLine = bodyStartLine + i;
     if (fence) {
       codeLines.add(fileLine);
-      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`).test(l)) fence = undefined;
+      if (fence.test(l)) fence = undefined;
       return;
     }
     const f = FENCE_OPEN.exec(l);
     if (f) {
-      fence = f[1];
+      fence = new RegExp(`^ {0,3}${f[1][0] === '`' ? '`' : '~'}{${f[1].length},}[ \\t]*$`);
       codeLines.add(fileLine);
       return;
     }
