@@ -1,4 +1,6 @@
 import type { AdrSource } from './adrSource';
+import { frontmatterScopes } from './ruleSection';
+import { readScopeLine } from './scopeLines';
 import { decisionSentences, type ProseSentence } from './proseSentences';
 import { codeSpanPattern, escapeRegex, scopeGlob, type SpanPattern } from './inferredPatterns';
 import type { AdrRules, GuardRule, InferredSetting, PatternSpec, RequireWindow } from './types';
@@ -79,11 +81,17 @@ export function inferRules(note: AdrSource, out: AdrRules): void {
   const first = (out.status ?? '').toLowerCase().match(/[a-z]+/)?.[0] ?? '';
   if (UNDECIDED.has(first) || (first === 'under' && /review|discussion/i.test(out.status ?? ''))) return;
   const explicitLines = new Set<number>([...out.rules.map((r) => r.line), ...out.diagnostics.map((d) => d.line)]);
+  const sentences = [...decisionSentences(note)];
+  const outer = outerScopes(note, sentences);
+  if (outer.unclear) {
+    out.diagnostics.push({ code: 'rule.ambiguous', message: `no rules inferred: the ADR declares a scope that cannot be read (${outer.unclear})`, adrPath: out.adrPath, line: outer.line, inferred: true });
+    return;
+  }
   let n = 0;
   const seen = new Set<string>();
   let read = 0;
-  for (const s of decisionSentences(note)) {
-    if (explicitLines.has(s.line) || !s.text.includes('`')) continue;
+  for (const s of sentences) {
+    if (explicitLines.has(s.line) || outer.lines.has(s.line) || !s.text.includes('`')) continue;
     // An ADR states a handful of decisions; past this many sentences with code the text is not a decision list
     // (a generated or pasted document), and reading on would only cost the hook time.
     if (++read > MAX_SENTENCES || n >= MAX_RULES) {
@@ -102,13 +110,17 @@ export function inferRules(note: AdrSource, out: AdrRules): void {
       const key = ruleKey(r.pattern, r.include, r.exclude, r.when);
       if (seen.has(key) || out.rules.some((e) => e.origin !== 'inferred' && ruleKey(e.pattern, e.include, e.exclude, e.when) === key)) continue;
       seen.add(key);
+      // The ADR's own scope (frontmatter `scope:` / `applies_to:`, an "Applies to:" line in its decision text)
+      // holds for its prose rules too: the sentence's own scope narrows it, never widens it.
+      const sets = r.include.length ? [r.include, ...outer.include] : outer.include;
       const rule: GuardRule = {
         id: `${out.adrId}#inferred-${++n}`,
         kind: r.kind ?? 'deny',
         pattern: r.pattern,
         ...(r.when ? { when: r.when, window: r.window ?? { kind: 'statement' } } : {}),
-        include: r.include,
-        exclude: r.exclude,
+        include: sets[0] ?? [],
+        ...(sets.length > 1 ? { within: sets.slice(1) } : {}),
+        exclude: [...new Set([...r.exclude, ...outer.exclude])],
         langs: r.langs,
         context: r.context,
         text: `${r.describe} (inferred)`,
@@ -124,6 +136,37 @@ export function inferRules(note: AdrSource, out: AdrRules): void {
       out.rules.push(rule);
     }
   }
+}
+
+interface OuterScopes {
+  include: string[][];
+  exclude: string[];
+  /** Decision-text lines that are scope declarations, not decisions. */
+  lines: Set<number>;
+  unclear?: string;
+  line: number;
+}
+
+function outerScopes(note: AdrSource, sentences: ProseSentence[]): OuterScopes {
+  const res: OuterScopes = { include: [], exclude: [], lines: new Set(), line: 1 };
+  const add = (include: { globs: string[] }[], exclude: { globs: string[] }[], unclear: string | undefined, line: number) => {
+    if (unclear && !res.unclear) {
+      res.unclear = unclear;
+      res.line = line;
+    }
+    const inc = include.flatMap((u) => u.globs);
+    if (inc.length) res.include.push(inc);
+    res.exclude.push(...exclude.flatMap((u) => u.globs));
+  };
+  for (const d of frontmatterScopes(note.frontmatter)) add(d.include, d.exclude, d.unclear, 1);
+  for (const s of sentences) {
+    if (s.inGuardSection) continue; // the explicit parser reads scope lines of guard sections
+    const read = readScopeLine(s.text);
+    if (!read || read.awaitsList) continue;
+    res.lines.add(s.line);
+    add(read.include, read.exclude, read.unclear, s.line);
+  }
+  return res;
 }
 
 /** Does an explicit rule already name this span (`- deny: React.FC` beside "We will avoid `React.FC`")? */

@@ -185,3 +185,13 @@ test('bad input: a 10,000-line decision section is read within bounds (capped, w
   const fenced = parseAdrRules('# X\n\n## Decision\n\n```md\nDo not use `lodash`.\n```\n', 'f.md');
   assert.equal(fenced.rules.length, 0, 'a fenced example is never a decision');
 });
+
+test('the ADR\'s own scope (frontmatter, an "Applies to" line in the decision) holds for its inferred rules; the sentence\'s scope narrows it', () => {
+  const fm = parseAdrRules('---\nscope: services/**\n---\n# X\n\n## Decision\n\nWe will avoid `React.FC`.\nDo not import `lodash` in `services/web`.\n', 'x.md');
+  assert.deepEqual(fm.rules.map((r) => [r.include, r.within ?? null]), [[['services/**'], null], [['services/web/**'], [['services/**']]]]);
+  const line = parseAdrRules('# X\n\n## Decision\n\nApplies to `pkg/**/*.go`.\n\nNever call `panic(`.\n', 'y.md');
+  assert.deepEqual(line.rules.map((r) => [r.text, r.include]), [['deny panic( (inferred)', ['pkg/**/*.go']]]);
+  const unclear = parseAdrRules('# X\n\n## Decision\n\nApplies to: the payment services.\n\nNever call `panic(`.\n', 'z.md');
+  assert.equal(unclear.rules.length, 0, 'a declared scope that cannot be read: no rule that could fire outside it');
+  assert.ok(unclear.diagnostics.some((d) => d.code === 'rule.ambiguous' && d.line === 5));
+});
