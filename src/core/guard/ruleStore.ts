@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { VaultPaths } from '../vault/paths';
 import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { parseAdrRules, GUARD_SECTION_RE } from './ruleParser';
-import { DECISION_HEADING_RE } from './proseSentences';
+import { mayInferRules } from './proseSentences';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
 
@@ -128,7 +128,7 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
       }
     }
     let payload: string | null = null;
-    if (GUARD_SECTION_RE.test(raw) || DECISION_HEADING_RE.test(raw)) {
+    if (GUARD_SECTION_RE.test(raw) || mayInferRules(raw)) {
       const adr = parseAdrRules(raw, f.rel, validateRegex);
       result.adrs.push(adr);
       payload = JSON.stringify(adr);
