@@ -34,6 +34,20 @@ const WORDS: [RegExp, (w: WordMods) => void][] = [
 
 const SCOPE_WORDS = /\b(in|under|within|inside|outside|only|except|not|exclud\w*|files?|folders?|director\w*|paths?|scope)\b/i;
 
+/**
+ * Looser wording of the same modifiers ("non-blocking warning", "matches any case", "comments as well"): each
+ * concept found is applied; a part that also talks about places (in, under, files) is left to the scope reader.
+ */
+function fuzzy(low: string, w: WordMods): boolean {
+  if (/[`/*]/.test(low) || /\b(in|under|within|outside|except|only|files?|folders?)\b/.test(low)) return false;
+  let hit = false;
+  if (/\b(warn(ing)?s?|advisory|non-?blocking|not blocking|informational)\b/.test(low)) (w.severity = 'warning'), (hit = true);
+  if (/\bcase\b/.test(low) && /\b(insensitive|ignor\w*|any|less)\b/.test(low)) w.mods.push('case-insensitive'), (hit = true);
+  if (/\bregexp?\b|\bregular[- ]expression\b/.test(low)) (w.regex = true), (hit = true);
+  if (/\bcomments?\b/.test(low) && /\b(too|also|including|incl|even|included|as well)\b/.test(low)) w.mods.push('anywhere'), (hit = true);
+  return hit;
+}
+
 /** Splits `a, b; c and d` at separators outside backticks. */
 function parts(content: string): string[] {
   const out: string[] = [];
@@ -83,6 +97,7 @@ export function readWordMods(content: string): WordMods {
         continue;
       }
     }
+    if (fuzzy(low, w)) continue;
     const win = windowFromWords(part);
     if (win.window && /^(?:on |in )?(?:the )?(?:same line|line|above|below|(?:\d+ )?lines? (?:above|below)|(?:directly |immediately )?(?:above|below|before|after)|in the (?:file|call|statement)|file|statement|call)/i.test(low)) {
       w.window = win.window;

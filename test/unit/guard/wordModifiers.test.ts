@@ -92,3 +92,12 @@ test('readWordMods vocabulary', () => {
   assert.equal(readWordMods('mostly harmless').scopeish, false);
   assert.equal(readWordMods('not in the generated folder').scopeish, true);
 });
+
+test('looser wording of the same modifiers', () => {
+  const a = rulesOf(['- deny: `a` (non-blocking warning)', '- deny: `b` (matches any case)', '- deny: `c` (comments as well)', '- deny: `d` (regular-expression pattern)']);
+  assert.deepEqual(a.diagnostics, []);
+  assert.equal(a.rules[0].kind, 'warn');
+  assert.equal(a.rules[1].pattern.ignoreCase, true);
+  assert.equal(a.rules[2].context, 'anywhere');
+  assert.equal(a.rules[3].pattern.type, 'regex');
+});
