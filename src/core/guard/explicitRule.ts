@@ -1,3 +1,4 @@
+import { readScopeLine } from './scopeLines';
 import type { GuardRule, PatternSpec } from './types';
 
 /**
@@ -40,6 +41,7 @@ const GUARD_HEADING = /^ {0,3}(#{1,6})[ \t]+(invariants?|rules|guard|guard ?rule
 const ANY_HEADING = /^ {0,3}(#{1,6})[ \t]/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+/;
+const SCOPE_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:scope|paths|files|exclude|except|applies[ -]to)\s*:/i;
 
 export interface TextInsertion {
   /** 0-based line before which `text` is inserted (may equal the line count: append). */
@@ -49,14 +51,15 @@ export interface TextInsertion {
 
 /**
  * Where the explicit line goes: after the last list item of the ADR's first guard section (`## Invariants`,
- * `## Rules`, …), or right under its heading when it has none; without a guard section, a new
- * `## Invariants` section at the end of the ADR.
+ * `## Rules`, …), or right under its heading when it has none; without a guard section — or when that section
+ * declares a scope its rules share, which would narrow the written rule — a new `## Invariants` section at the
+ * end of the ADR.
  */
 export function explicitRuleInsertion(raw: string, rule: GuardRule): TextInsertion {
   const lines = raw.replace(/\r\n?/g, '\n').split('\n');
   const line = explicitRuleLine(rule);
   let fence: string | undefined;
-  let section: { level: number; start: number } | undefined;
+  let section: { level: number; start: number; scoped: boolean } | undefined;
   let lastItem = -1;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
@@ -72,14 +75,16 @@ export function explicitRuleInsertion(raw: string, rule: GuardRule): TextInserti
     const h = ANY_HEADING.exec(l);
     if (section) {
       if (h && h[1].length <= section.level) break;
+      // A section whose rules share a declared scope would narrow the written rule: give it a section of its own.
+      if (SCOPE_ITEM.test(l) || (!ITEM.test(l) && readScopeLine(l.trim()))) section.scoped = true;
       if (ITEM.test(l)) lastItem = i;
       else if (lastItem >= 0 && /^\s{2,}\S/.test(l)) lastItem = i; // a nested modifier belongs to its rule
       continue;
     }
     const g = GUARD_HEADING.exec(l);
-    if (g) section = { level: g[1].length, start: i };
+    if (g) section = { level: g[1].length, start: i, scoped: false };
   }
-  if (section) {
+  if (section && !section.scoped) {
     if (lastItem >= 0) return { line: lastItem + 1, text: `${line}\n` };
     return { line: section.start + 1, text: `\n${line}\n` };
   }

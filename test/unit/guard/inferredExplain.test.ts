@@ -98,3 +98,15 @@ test('k0maru guard --explain-rules (built CLI): explicit and inferred rules with
     r.dispose();
   }
 });
+
+test('a guard section with a shared scope is not where an unscoped inferred rule goes: a new section keeps its meaning', () => {
+  const raw = `# X\n\n## Decision\n\nWe will avoid \`React.FC\`.\n\n## Rules\n\nApplies to: \`services/**\`\n\n- deny: \`eval(\`\n`;
+  const fc = parseAdrRules(raw, 'x.md').rules.find((r) => r.origin === 'inferred')!;
+  const ins = explicitRuleInsertion(raw, fc);
+  assert.match(ins.text, /^\n## Invariants\n\n- deny: /);
+  const lines = raw.split('\n');
+  lines.splice(ins.line, 0, ...ins.text.split('\n').slice(0, -1));
+  const after = parseAdrRules(lines.join('\n'), 'x.md');
+  const written = after.rules.find((r) => r.pattern.source.includes('React'))!;
+  assert.deepEqual([written.origin ?? 'explicit', written.include, written.within ?? null], ['explicit', [], null]);
+});
