@@ -43,18 +43,22 @@ export function windowFromWords(text: string): { window?: RequireWindow; conflic
     return true;
   };
   const n = (m: RegExpExecArray) => Math.min(200, Number(m[1]));
-  if (!take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:above|before|preceding)\b|\b(\d{1,3}) lines? (?:above|before)\b/, (m) => ({ kind: 'above', lines: Math.min(200, Number(m[1] ?? m[2])) }))) {
+  // "followed by `x` within 5 lines" / "preceded by `x` within 2 lines"
+  let placed = false;
+  if (take(/\b(?:followed by|after|below)\b.*?\bwithin (\d{1,3}) lines?\b/, (m) => ({ kind: 'below', lines: n(m) }))) (placed = true), (w = w.replace(/\b(?:below|after|following|followed by)\b/g, ' '));
+  if (take(/\b(?:preceded by|before|above)\b.*?\bwithin (\d{1,3}) lines?\b/, (m) => ({ kind: 'above', lines: n(m) }))) (placed = true), (w = w.replace(/\b(?:above|before|preceding|precedes|preceded by)\b/g, ' '));
+  if (!placed && !take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:above|before|preceding)\b|\b(\d{1,3}) lines? (?:above|before)\b/, (m) => ({ kind: 'above', lines: Math.min(200, Number(m[1] ?? m[2])) }))) {
     if (!take(/\b(?:(?:directly|immediately|right|just) (?:above|before|preceding)|(?:the )?(?:previous|preceding|prior) line|line (?:directly |immediately |right |just )?(?:above|before))\b/, () => ({ kind: 'above', lines: 1 }))) {
       take(/\b(?:above|before|preceding|precedes|preceded by)\b/, () => ({ kind: 'above', lines: 3 }));
     }
   }
-  if (!take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:below|after|following)\b/, (m) => ({ kind: 'below', lines: n(m) }))) {
+  if (!placed && !take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:below|after|following)\b/, (m) => ({ kind: 'below', lines: n(m) }))) {
     if (!take(/\b(?:(?:directly|immediately|right|just) (?:below|after|following)|(?:the )?(?:next|following) line|line (?:directly |immediately |right |just )?(?:below|after))\b/, () => ({ kind: 'below', lines: 1 }))) {
       take(/\b(?:below|after|following|followed by)\b/, () => ({ kind: 'below', lines: 3 }));
     }
   }
   take(/\b(?:same line|(?:on|in) (?:that|the|its|this|each|every) line|on one line)\b/, () => ({ kind: 'line' }));
-  take(/\b(?:(?:anywhere |somewhere |elsewhere )?(?:in|within) (?:the|that|this|its|each|every|a) (?:same )?file|file[- ]wide|per file|files? (?:that )?(?:contain|containing|with)|also contains?)\b/, () => ({ kind: 'file' }));
+  take(/\b(?:(?:anywhere |somewhere |elsewhere )?(?:in|within) (?:the|that|this|its|each|every|a) (?:same )?file|file[- ]wide|per file|files? (?:that )?(?:contain|containing|with|uses?|using)|at the top of (?:the|every|each|any) file|also contains?)\b/, () => ({ kind: 'file' }));
   if (found.length > 1) return { conflict: `two positions (${found.map((f) => `'${f.what}'`).join(' and ')})` };
   if (found.length === 1) return { window: found[0].win };
   if (/\b(?:pass(?:es|ed|ing)?|with|in the (?:same )?(?:call|statement|expression|invocation)|arguments?|called with|sets?|includes?|has|have|specif(?:y|ies)|uses?|contains?)\b/.test(w)) {

@@ -51,6 +51,9 @@ test('position words choose the window', () => {
     ['- require: `check=True` for every `subprocess.run(`', { kind: 'statement' }],
     ['- require: `rel="noopener"` on every `target="_blank"` link', { kind: 'statement' }],
     ['- require: files containing `apiVersion: apps/v1` must also contain `kind: Deployment`', { kind: 'file' }],
+    ['- require: `import logging` at the top of every file that uses `logger.`', { kind: 'file' }],
+    ['- require: every `http.Get(` must be followed by `defer resp.Body.Close()` within 5 lines', { kind: 'below', lines: 5 }],
+    ['- require: every `unsafe {` is preceded by `// SAFETY:` within 2 lines', { kind: 'above', lines: 2 }],
   ];
   for (const [line, win] of cases) {
     const a = rulesOf([line]);
