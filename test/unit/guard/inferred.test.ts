@@ -45,6 +45,13 @@ test('two spans in one list, passive voice, such-as, bullets that start with No,
   assert.deepEqual(rulesOf('Prefer `date-fns` over `moment`.').map((r) => r.describe), ["deny import of moment"]);
   assert.deepEqual(rulesOf('Replace `request` with `got`.').map((r) => r.describe), ["deny import of request"]);
   assert.deepEqual(rulesOf('`fmt.Println` is not allowed in `internal/`.').map((r) => [r.describe, r.include]), [['deny fmt.Println', ['internal/**']]]);
+  for (const [s, d] of [
+    ['`moment` must never be used.', 'deny import of moment'],
+    ["We're not going to use `axios`.", 'deny import of axios'],
+    ['There should be no `console.log` calls.', 'deny console.log'],
+    ['Use of `pickle` is prohibited.', 'deny pickle'],
+    ['Avoid using `var`.', 'deny var'],
+  ]) assert.deepEqual(rulesOf(s).map((r) => r.describe), [d], s);
   assert.deepEqual(rulesOf('Do not import from `@acme/secret` outside `packages/core`.').map((r) => [r.describe, r.exclude]), [["deny import of @acme/secret", ['packages/core/**']]]);
 });
 
