@@ -51,6 +51,7 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 
       latencies.push(performance.now() - t0);
       calls++;
       note(r, `${name} call ${i}`);
+      if (isInternal(r)) internal.push(`${name} server stderr: ${s.stderr().slice(-800)}`);
     }
   };
   const cliLoop = async () => {
