@@ -69,6 +69,8 @@ test('past, alternatives, consequences, hypotheticals, questions and description
     'Backend packages should use the `node-fetch` package.',
     'Do not use `moment` unless a library requires it.',
     'Never commit `.env` files.',
+    'We pin images to avoid `latest` tags.',
+    'This will make `moment` obsolete.',
     'Do not edit `dist/`.',
   ]) assert.deepEqual(inferSentence(s), undefined, s);
 });
