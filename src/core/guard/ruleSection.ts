@@ -168,7 +168,8 @@ export function walkSection(note: AdrSource, from: number, to: number, counter: 
       continue;
     }
     const indent = m[1].replace(/\t/g, '    ').length;
-    const body = m[2].trim();
+    // `- **deny:** `x``, `- *Require*: …`: emphasis around the kind is formatting, not a different kind.
+    const body = m[2].trim().replace(/^(\*\*|__|\*|_)(deny|warn|require)(:?)\1(:?)(?=\s|$)/i, (_a, _m, k: string, c1: string, c2: string) => (c1 || c2 ? `${k}:` : _a));
     if (!list) {
       list = { rules: [], scopes: [] };
       block.lists.push(list);

@@ -121,3 +121,9 @@ test('the hook-path line scanner and the ParsedNote path read the same rules and
     assert.deepEqual(light, full, name);
   }
 });
+
+test('emphasis around the kind is formatting: **deny:** and *Require*: are rules; prose with a bold word is not', () => {
+  const a = parseAdrRules('# A\n\n## Rules\n\n- **deny:** `a`\n- **Deny**: `b` (warning)\n- *require*: every `x(` passes `y`\n- **deny** is the default\n', 'adr/b.md', validateRegex);
+  assert.deepEqual(a.diagnostics, []);
+  assert.deepEqual(a.rules.map((r) => [r.kind, r.pattern.source, r.line]), [['deny', 'a', 5], ['warn', 'b', 6], ['require', 'y', 7]]);
+});
