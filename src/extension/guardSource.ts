@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { git, repoRoot } from '../core/guard/diffSource';
+import { isInside } from '../core/guard/confine';
+import { fileChanges, repoRoot } from '../core/guard/diffSource';
 
 /**
  * What the guard should audit for one file the editor opened or saved, in the shape `guardCheck` takes: the
@@ -14,27 +15,21 @@ export type GuardSource =
   | { kind: 'files'; root: string; files: string[] }
   | { kind: 'none'; root: string };
 
-// Pinned like the hook's diff source: user config (external drivers, colour, prefixes, path quoting) must not
-// change what the parser sees.
-const DIFF = ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', 'diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', '-M', '--unified=3'];
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-
 export async function guardSourceForFile(workspaceRoot: string, absPath: string): Promise<GuardSource> {
   let root: string;
   try {
     // The repository nearest the file (a nested repository or submodule has its own HEAD).
     root = await repoRoot(dirname(absPath));
   } catch {
-    // Not a repository (or no git): every line of the file is new.
+    // Not a repository (or no git): every line of the file is new — for files of the workspace only.
+    if (!isInside(workspaceRoot, absPath)) return { kind: 'none', root: workspaceRoot };
     return existsSync(absPath) ? { kind: 'files', root: workspaceRoot, files: [absPath] } : { kind: 'none', root: workspaceRoot };
   }
   const rel = relative(root, absPath).split('\\').join('/');
   if (!rel || rel.startsWith('..')) return { kind: 'none', root };
-  const [untracked, diff] = await Promise.all([
-    git(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z', '--', rel]),
-    git(root, [...DIFF, 'HEAD', '--', rel]).catch(() => git(root, [...DIFF, EMPTY_TREE, '--', rel])),
-  ]);
-  if (untracked.split('\0').some(Boolean)) return { kind: 'files', root, files: [absPath] };
+  // The same pinned, hardened git calls as the hook's diff source (src/core/git/run.ts).
+  const { untracked, diff } = await fileChanges(root, rel);
+  if (untracked) return { kind: 'files', root, files: [absPath] };
   if (diff.trim()) return { kind: 'diff', root, diff };
   return { kind: 'none', root };
 }

@@ -9,6 +9,7 @@ import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources } from '../vault/noteSources';
 import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
 import { projectMatches } from './project';
+import { checkRequestPaths, isInside } from './confine';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
 import { recoverIfPending } from '../flush/pending';
 
@@ -27,6 +28,8 @@ export interface GuardCheckOptions {
   project?: string;
   /** The git repository to audit; defaults to cwd. */
   repoPath?: string;
+  /** Refuse a `repoPath` or `files` outside this folder with PATH_OUTSIDE_VAULT (the MCP tool passes the project). */
+  confineTo?: string;
   cwd?: string;
   vault?: string;
   env?: NodeJS.ProcessEnv;
@@ -45,6 +48,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   const t0 = performance.now();
   const cwd = resolve(opts.cwd ?? process.cwd());
   const base = resolve(cwd, opts.repoPath ?? '.');
+  checkRequestPaths({ cwd, repoPath: opts.repoPath, files: opts.files, confineTo: opts.confineTo });
   const source: GuardResult['source'] = opts.diff !== undefined ? 'diff' : opts.staged ? 'staged' : opts.branch ? 'branch' : opts.files?.length ? 'files' : 'worktree';
 
   let root = base;
@@ -153,14 +157,16 @@ function contentProvider(root: string, source: GuardResult['source']): ContentPr
     let lines = cache.get(file.path);
     if (lines) return lines;
     if (source === 'files') lines = fromHunks(file);
-    else lines = fromDisk(join(root, file.path), file) ?? fromHunks(file);
+    else lines = fromDisk(root, join(root, file.path), file) ?? fromHunks(file);
     cache.set(file.path, lines);
     return lines;
   };
 }
 
-function fromDisk(abs: string, file: ChangedFile): string[] | undefined {
+function fromDisk(root: string, abs: string, file: ChangedFile): string[] | undefined {
   try {
+    // A diff can name `../../etc/passwd`, a tracked symlink can lead anywhere: only the project's files are read.
+    if (!isInside(root, abs)) return undefined;
     if (statSync(abs).size > 4 * 1024 * 1024) return undefined;
     const lines = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     for (const a of file.added) if (lines[a.line - 1] !== a.text) return undefined;

@@ -1,33 +1,26 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
+import { GIT_DIFF_SAFE, runGit } from '../git/run';
+import { isInside } from './confine';
 import { parseUnifiedDiff } from './diffParser';
 import type { ChangedFile } from './types';
 
 /**
- * Where the added lines come from. Every source ends as ChangedFile[]; real `git` is run with execFile (no
- * shell). Options that user config could change (external diff drivers, colour, prefixes, quoting of
- * non-ASCII paths) are pinned so the parser always sees the same shape.
+ * Where the added lines come from. Every source ends as ChangedFile[]; git runs through the hardened runner
+ * (src/core/git/run.ts: no shell, no repository-configured programs). Options that user config could change
+ * (external diff drivers, textconv, colour, prefixes, quoting of non-ASCII paths) are pinned so the parser
+ * always sees the same shape.
  */
 
-const GIT_DIFF = ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', 'diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', '-M', '--unified=3'];
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+export const GIT_DIFF = ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', 'diff', '--no-color', ...GIT_DIFF_SAFE, '--src-prefix=a/', '--dst-prefix=b/', '-M', '--unified=3'];
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Untracked or listed files larger than this are skipped: generated bundles are not hand-written code. */
 export const MAX_WHOLE_FILE_BYTES = 1024 * 1024;
 
+/** `git <args>` in `cwd` through the hardened runner (kept for callers that run their own read-only git command). */
 export function git(cwd: string, args: string[], okCodes = [0]): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : -1) : 0;
-      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new K0Error('GIT_FAILED', 'git is not installed or not on PATH'));
-      if (!okCodes.includes(code)) {
-        if (/not a git repository/i.test(stderr)) return reject(new K0Error('NOT_A_GIT_REPO', `${cwd} is not inside a git repository`));
-        return reject(new K0Error('GIT_FAILED', `git ${args.filter((a) => !a.startsWith('-c') && !a.includes('=')).join(' ')}: ${stderr.trim() || (err as Error).message}`));
-      }
-      resolvePromise(stdout);
-    });
-  });
+  return runGit(cwd, args, { okCodes });
 }
 
 /**
@@ -41,21 +34,22 @@ export async function repoRoot(cwd: string): Promise<string> {
       if (dirname(d) === d) break;
     }
   }
-  return (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
+  return (await runGit(cwd, ['rev-parse', '--show-toplevel'])).trim();
 }
 
 /** `git diff --cached`: exactly what the commit being made adds (on an unborn branch git diffs the empty tree). */
 export async function stagedChanges(root: string): Promise<ChangedFile[]> {
-  return parseUnifiedDiff(await git(root, [...GIT_DIFF, '--cached', '--']));
+  // Index against HEAD: no working-tree file is read, so no clean filter can run.
+  return parseUnifiedDiff(await runGit(root, [...GIT_DIFF, '--cached', '--']));
 }
 
 /** Diff from `base` to the working tree; before the first commit HEAD does not exist: everything is added. */
 async function diffToWorktree(root: string, base: string): Promise<string> {
   try {
-    return await git(root, [...GIT_DIFF, base, '--']);
+    return await runGit(root, [...GIT_DIFF, base, '--'], { worktree: true });
   } catch (err) {
     if (base !== 'HEAD') throw err;
-    return git(root, [...GIT_DIFF, EMPTY_TREE, '--']);
+    return runGit(root, [...GIT_DIFF, EMPTY_TREE, '--'], { worktree: true });
   }
 }
 
@@ -74,25 +68,32 @@ export async function branchChanges(root: string, base: string): Promise<Changed
   if (base.startsWith('-')) throw new K0Error('INVALID_ARGUMENT', `invalid branch name: ${base}`);
   let mergeBase: string;
   try {
-    mergeBase = (await git(root, ['merge-base', base, 'HEAD'])).trim();
+    mergeBase = (await runGit(root, ['merge-base', base, 'HEAD'])).trim();
   } catch (err) {
     throw new K0Error('GIT_FAILED', `no merge-base between '${base}' and HEAD: ${(err as Error).message}`);
   }
-  const [diff, untracked] = await Promise.all([git(root, [...GIT_DIFF, mergeBase, '--']), untrackedFiles(root)]);
+  const [diff, untracked] = await Promise.all([runGit(root, [...GIT_DIFF, mergeBase, '--'], { worktree: true }), untrackedFiles(root)]);
   return [...parseUnifiedDiff(diff), ...wholeFiles(root, untracked)];
 }
 
 async function untrackedFiles(root: string): Promise<string[]> {
-  const out = await git(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z']);
+  const out = await runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z']);
   return out.split('\0').filter(Boolean);
 }
 
-/** Whole files as additions (explicit file list, untracked files). Binary and oversized files are skipped. */
+/**
+ * Whole files as additions (explicit file list, untracked files). Binary and oversized files are skipped, and so
+ * is anything that is not a regular file (a FIFO would block the read). A path outside `root` is refused with
+ * PATH_OUTSIDE_VAULT; a symlink inside it that leads outside is skipped (links are followed only within the
+ * project), so an untracked `x.ts -> /etc/passwd` is never read.
+ */
 export function wholeFiles(root: string, paths: string[], cwd = root): ChangedFile[] {
   const out: ChangedFile[] = [];
   for (const p of paths) {
     const abs = isAbsolute(p) ? p : resolve(cwd, p);
     const rel = relative(root, abs).split('\\').join('/');
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) throw new K0Error('PATH_OUTSIDE_VAULT', `${p} is outside the repository being checked (${root})`);
+    if (!isInside(root, abs)) continue;
     let st;
     try {
       st = statSync(abs);
@@ -121,4 +122,16 @@ export function wholeFiles(root: string, paths: string[], cwd = root): ChangedFi
 
 export function joinRepo(root: string, rel: string): string {
   return join(root, rel);
+}
+
+/**
+ * One file as the editor's on-save check sees it: whether git leaves it untracked (then the whole file is new)
+ * and its diff against HEAD (the empty tree before the first commit).
+ */
+export async function fileChanges(root: string, rel: string): Promise<{ untracked: boolean; diff: string }> {
+  const [untracked, diff] = await Promise.all([
+    runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z', '--', rel]),
+    runGit(root, [...GIT_DIFF, 'HEAD', '--', rel], { worktree: true }).catch(() => runGit(root, [...GIT_DIFF, EMPTY_TREE, '--', rel], { worktree: true })),
+  ]);
+  return { untracked: untracked.split('\0').some(Boolean), diff };
 }

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
+import { runGitSync } from '../git/run';
 import { currentCliCommand, launcherScript } from '../install/launcher';
 
 /**
@@ -81,7 +81,8 @@ export function hookLauncherScript(command: string): string {
 }
 
 function gitHooksDir(root: string): string {
-  const out = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], { cwd: root, encoding: 'utf8' }).trim();
+  // The one call that must see the repository's own core.hooksPath (husky and others set it).
+  const out = runGitSync(root, ['rev-parse', '--git-path', 'hooks'], { keepHooksPath: true }).trim();
   return isAbsolute(out) ? out : resolve(root, out);
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runGitSync } from '../git/run';
 import { installHooks, uninstallHooks, type InstallReport } from '../guard/hookInstaller';
 import { installAgents, uninstallAgents, type AgentInstallOptions, type AgentInstallReport } from './agents';
 import { currentCliCommand } from './launcher';
@@ -11,7 +11,7 @@ export interface IntegrationReport {
 
 function isGitRepo(root: string): boolean {
   try {
-    execFileSync('git', ['rev-parse', '--git-dir'], { cwd: root, stdio: 'ignore' });
+    runGitSync(root, ['rev-parse', '--git-dir']);
     return true;
   } catch {
     return false;
