@@ -70,3 +70,21 @@ test('a file or a missing folder as the repository is a coded error, not spawn E
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('every git process the product starts goes through src/core/git/run.ts', async () => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const src = join(__dirname, '..', '..', '..', 'src');
+  const offenders: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(name) && !p.endsWith(join('core', 'git', 'run.ts'))) {
+        const text = readFileSync(p, 'utf8');
+        if (/\b(execFile|execFileSync|spawn|spawnSync|exec|execSync)\(\s*['"`]git['"`]/.test(text)) offenders.push(p.slice(src.length + 1));
+      }
+    }
+  };
+  walk(src);
+  assert.deepEqual(offenders, []);
+});
