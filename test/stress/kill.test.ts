@@ -77,3 +77,24 @@ test(`SIGKILL at random moments of a scan, ×${RUNS}: the next scan recovers the
   record('kill-scan', { ...stats, maxNextRunMs: round(stats.maxNextRunMs), nextRunsOver15s: slowNextRuns.length, firstSlow: slowNextRuns[0] ?? null });
   assert.deepEqual(slowNextRuns, [], 'every next scan within 15 s');
 });
+
+test(`SIGKILL at injected points of the recovery a scan runs, ×${RUNS}: the scan after it finishes the pair`, async () => {
+  const points = ['recover:start', 'recover:op-0', 'recover:op-1', 'recover:op-2', 'recover:done'];
+  const flushPoints = [...DECIDED].filter((pt) => !['cleanup', 'unlock'].includes(pt)); // a journal is left to recover
+  const stats = { runs: 0, whole: 0, maxNextRunMs: 0 };
+  for (let i = 0; i < RUNS; i++) {
+    const p = crashProject();
+    assert.equal((await runCli(p.root, supersedingFlush, { env: { K0MARU_FAULT: `flush:${flushPoints[i % flushPoints.length]}` } })).signal, 'SIGKILL');
+    const point = points[i % points.length];
+    const killed = await runCli(p.root, ['scan'], { env: { K0MARU_FAULT: point } });
+    assert.equal(killed.signal, 'SIGKILL', `the scan's recovery reached ${point}`);
+    const next = await runCli(p.root, ['scan'], { timeoutMs: 60_000 });
+    stats.runs++;
+    stats.maxNextRunMs = Math.max(stats.maxNextRunMs, next.ms);
+    assert.equal(next.code, 0, next.err);
+    assert.equal(pairState(p), 'whole', `${flushPoints[i % flushPoints.length]} then ${point}`);
+    stats.whole++;
+    assert.deepEqual(leftovers(p.root), []);
+  }
+  record('kill-recovery-in-scan', { ...stats, maxNextRunMs: round(stats.maxNextRunMs) });
+});
