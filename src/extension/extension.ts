@@ -198,19 +198,21 @@ async function reindexWithProgress(session: VaultSession | undefined, log: vscod
   const controller = session.controller;
   try {
     return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'K0maru: indexing notes', cancellable: false },
-      async (progress) => {
+      { location: vscode.ProgressLocation.Notification, title: 'K0maru: indexing notes', cancellable: true },
+      async (progress, token) => {
         let reported = 0;
         const report = await controller.scan('command', ({ done, total }) => {
           const pct = total ? (done / total) * 100 : 100;
           progress.report({ message: `${done}/${total}`, increment: pct - reported });
           reported = pct;
-        });
+        }, token);
         log.info(`reindex: ${report.total} notes in ${report.durationMs.toFixed(1)} ms`);
         return report;
       },
     );
   } catch (err) {
+    // Cancel in the notification: the person stopped waiting; the shared scan finishes in the background.
+    if ((err as { code?: string }).code === 'CANCELLED') return undefined;
     void vscode.window.showErrorMessage(`K0maru: indexing failed: ${(err as Error).message}`, 'Open Log').then((choice) => {
       if (choice) log.show(true);
     });

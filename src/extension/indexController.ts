@@ -69,12 +69,20 @@ export class IndexController implements vscode.Disposable {
     return this.hostValue;
   }
 
-  /** A scan that starts after this call (shared with other callers); rejects with `{code, message}`. */
-  async scan(reason: ScanReason, onProgress?: ScanOptions['onProgress']): Promise<ScanReport> {
+  /**
+   * A scan that starts after this call (shared with other callers); rejects with `{code, message}`. A cancelled
+   * token stops this caller's wait (code CANCELLED); the scan itself, shared, runs to its end.
+   */
+  async scan(reason: ScanReason, onProgress?: ScanOptions['onProgress'], token?: vscode.CancellationToken): Promise<ScanReport> {
+    const abort = new AbortController();
+    const sub = token?.onCancellationRequested(() => abort.abort());
+    if (token?.isCancellationRequested) abort.abort();
     try {
-      return await this.host.scan({ reason, onProgress });
+      return await this.host.scan({ reason, onProgress, signal: abort.signal });
     } catch (err) {
       throw toK0(err);
+    } finally {
+      sub?.dispose();
     }
   }
 
