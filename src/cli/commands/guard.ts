@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 export const guardCommand: Command = {
   name: 'guard',
   summary: 'Check changes against the Living ADR rules (exit 0 clean, 1 violations, 2 usage error)',
-  usage: 'guard [--staged | --branch BASE | --diff-file FILE|- | FILE...] [--strict] [--project NAME] [--json]\n       guard --explain-rules [ADR] [--json]   (every rule the guard reads, explicit and inferred)',
+  usage: 'guard [--staged | --branch BASE | --diff-file FILE|- | FILE...] [--strict] [--project NAME] [--json]\nguard --explain-rules [ADR] [--json]   (every rule the guard reads, explicit and inferred)',
   options: {
     staged: { type: 'boolean' },
     branch: { type: 'string' },
