@@ -1,13 +1,13 @@
 import type { ParsedNote } from '../vault/markdown';
 import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
-import { frontmatterScopes, headingScope, linesAbove, walkSection, type PendingRule, type RuleBlock, type ScopeDecl } from './ruleSection';
-import { covers, disjoint } from './scopeCheck';
+import { frontmatterScopes, headingScope, linesAbove, walkSection, type PendingRule, type ScopeDecl } from './ruleSection';
+import { linesPerList, nestScopes, origins, unreadable, type ScopeCtx } from './ruleScopes';
 import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
 import { explicitHint, readRequireSentence } from './sentenceRequire';
 import { peelParens, readTrailingWords, type WordMods } from './wordModifiers';
 import { inferRules } from './inferred';
-import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind, ScopeOrigin } from './types';
+import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, RequireWindow, RuleKind } from './types';
 
 /**
  * Reads the rule language out of an ADR (grammar and examples: docs/guard.md). Rules live as list items in a
@@ -71,44 +71,6 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
   });
   inferRules(note, out); // prose decisions → advisory rules (inferred.ts); after the explicit ones, which win
   return out;
-}
-
-interface ScopeCtx {
-  /** Include sets of the list and section levels, innermost first. */
-  includeSets: ScopeOrigin[][];
-  exclude: ScopeOrigin[];
-  /** A declared scope at one of the levels could not be read: the rules it governs are not checked. */
-  disabled: boolean;
-}
-
-function origins(decls: ScopeDecl[], polarity: 'include' | 'exclude'): ScopeOrigin[] {
-  return decls.flatMap((d) => (polarity === 'include' ? d.include : d.exclude).map((u) => ({ level: d.level, polarity, written: u.written, globs: u.globs, line: d.line })));
-}
-
-/**
- * The section lines that govern each list of a block: the last group of lines above the list, else the first
- * group (a trailing "These rules apply to …" line). One sweep, so an ADR of alternating lines and lists stays linear.
- */
-function linesPerList(lines: RuleBlock['lines'], lists: number, polarity: 'include' | 'exclude'): ScopeDecl[][] {
-  const has = (d: ScopeDecl) => (polarity === 'include' ? d.include.length > 0 : d.exclude.length > 0) || (unreadable(d) && d.polarity === polarity);
-  const groups: { pos: number; decls: ScopeDecl[] }[] = [];
-  for (const l of lines) {
-    if (!has(l.decl)) continue;
-    const last = groups[groups.length - 1];
-    if (last && last.pos === l.pos) last.decls.push(l.decl);
-    else groups.push({ pos: l.pos, decls: [l.decl] });
-  }
-  const out: ScopeDecl[][] = [];
-  let g = -1;
-  for (let li = 0; li < lists; li++) {
-    while (g + 1 < groups.length && groups[g + 1].pos <= li) g++;
-    out.push(groups.length ? groups[Math.max(g, 0)].decls : []);
-  }
-  return out;
-}
-
-function unreadable(d: ScopeDecl): boolean {
-  return !d.include.length && !d.exclude.length;
 }
 
 function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, counter: { n: number }, outer: ScopeDecl[][], validate?: RegexValidator): void {
@@ -332,46 +294,6 @@ const unscoped = new WeakSet<GuardRule>();
 function addScope(rule: GuardRule, polarity: 'include' | 'exclude', u: ScopeUnit, line: number): void {
   (polarity === 'include' ? rule.include : rule.exclude).push(...u.globs);
   (rule.scopes ??= []).push({ level: 'rule', polarity, written: u.written, globs: u.globs, line });
-}
-
-/**
- * Scopes nest: the rule's own `in:` narrows its list's `- scope:`, which narrows the section's `Applies to:`.
- * The innermost include becomes `include`, the wider ones `within` (the engine requires all); exclusions of
- * every level apply. Contradictions are reported; the rule keeps every scope, so it still fires nowhere outside.
- */
-function nestScopes(rule: GuardRule, ctx: ScopeCtx, out: AdrRules): void {
-  const problems: string[] = [];
-  let sets: string[][];
-  if (rule.include.length) {
-    // The rule's own `in:` decides for it (rule modifier > list item > section line); said out loud when it
-    // leaves the section's declared scope.
-    sets = [rule.include];
-    for (const o of ctx.includeSets) {
-      if (o[0].level !== 'section') continue;
-      const globs = o.flatMap((x) => x.globs);
-      if (disjoint(rule.include, globs)) {
-        diag(out, 'rule.contradictory-scope', `rule '${rule.text}' has its own scope '${rule.include.join(', ')}' outside the section's '${globs.join(', ')}' (line ${o[0].line}); its own scope wins (rule modifier > list item > section line)`, rule.line);
-      }
-    }
-  } else {
-    // A list's `- scope:` and the section's `Applies to:` both hold: the engine requires every set.
-    sets = ctx.includeSets.map((o) => o.flatMap((x) => x.globs));
-    for (let i = 0; i < sets.length; i++) {
-      for (let j = i + 1; j < sets.length; j++) {
-        if (disjoint(sets[i], sets[j])) problems.push(`'${sets[i].join(', ')}' and '${sets[j].join(', ')}' have no file in common`);
-      }
-    }
-  }
-  rule.include = sets[0] ?? [];
-  if (sets.length > 1) rule.within = sets.slice(1);
-  rule.exclude = [...new Set([...rule.exclude, ...ctx.exclude.flatMap((o) => o.globs)])];
-  const effective = [...(rule.scopes ?? []), ...(rule.scopes?.some((s) => s.polarity === 'include') ? [] : ctx.includeSets.flat()), ...ctx.exclude];
-  if (effective.length) rule.scopes = effective;
-  const covered = sets.find((set) => covers(rule.exclude, set));
-  if (covered) problems.push(`every file of '${covered.join(', ')}' is also excluded (${rule.exclude.join(', ')})`);
-  if (problems.length) {
-    diag(out, 'rule.contradictory-scope', `rule '${rule.text}' can never fire: ${problems.join('; ')}. It is kept with all its scopes, so it fires nowhere; fix the ADR`, rule.line);
-  }
 }
 
 /** Triggers that only ever sit in comments (lint suppressions, type-checker pragmas) are matched there too. */
