@@ -116,6 +116,7 @@ const EVERYWHERE = /\b(everything|everywhere|all files|all code|whole (repo|repo
 
 /** Lead phrases. `strong` leads ("Scope:", "Applies to:") declare a scope even when the rest cannot be read. */
 const INCLUDE_LEAD: [RegExp, boolean][] = [
+  [/^(?:gilt\s+(?:nur\s+)?für|geltungsbereich|anwendungsbereich|s['’]applique\s+à|port[ée]e|périmètre|(?:se\s+)?aplica\s+(?:a|en)|alcance|ámbito|aplica-se\s+a|escopo|適用範囲|適用対象|対象)\s*[:：]/i, true],
   [/^(?:(?:this|these|the|all|our|such)\s+)?(?:(?:rules?|invariants?|checks?|guards?|guardrails?|constraints?|requirements?)\s+(?:below\s+|above\s+|here\s+|in this (?:section|list)\s+)?)?(?:only\s+)?(?:appl(?:y|ies)|(?:is|are)\s+(?:applied|enforced|checked))\s+(?:only\s+)?(?:to|in|under|within|for|on)\b(\s*:)?/i, false],
   [/^(?:scopes?|paths?|files?|globs?|includes?|included|in[ -]scope|applies[ -]to|applies[ -]only[ -]to|only[ -]in|only[ -]under|applicable[ -]to|(?:included|target|affected|covered)\s+(?:paths?|files?|folders?|directories))\s*:/i, true],
   [/^(?:scoped|limited|restricted|confined|applicable(?:\s+only)?)\s+to\b(\s*:)?/i, false],
@@ -123,7 +124,11 @@ const INCLUDE_LEAD: [RegExp, boolean][] = [
   // "This decision applies to `services/`", "Everything in this section applies only to …"
   [/^(?!.*\b(?:not|never|no)\b|.*n't\b)(?:[\w'’]+\s+){1,6}?(?:only\s+)?appl(?:y|ies)\s+(?:only\s+)?to\b(\s*:)?/i, false],
 ];
+// The same strong leads in a few other languages ADRs are written in (German, French, Spanish, Portuguese, Japanese).
+const EXCLUDE_LEAD_INTL = /^(?:ausgenommen|ausnahmen?|gilt\s+nicht\s+für|sauf|exclus|exclusions?|excepto|excluye|excluido|exceto|除外|対象外)\s*[:：]/i;
+
 const EXCLUDE_LEAD: [RegExp, boolean][] = [
+  [EXCLUDE_LEAD_INTL, true],
   [/^(?:excludes?|excluded|excluding|except|exempt|exemptions?|not[ -]in|ignored?|ignores|skip|out[ -]of[ -]scope|does[ -]not[ -]apply[ -]to|not[ -]applicable[ -]to|(?:excluded|ignored|exempt)\s+(?:paths?|files?|folders?|directories))\s*:/i, true],
   [/^(?:(?:it|this(?:\s+rule)?|these(?:\s+rules)?|the\s+rules?|rules?)\s+)?(?:does|do)\s*(?:not|n't)\s+apply\s+(?:to|in|under|within|for)\b/i, false],
   [/^(?:(?:these|the)\s+rules?\s+)?(?:(?:is|are)\s+)?not\s+(?:applied|enforced|checked)\s+(?:to|in|under|for)\b/i, false],
@@ -155,8 +160,8 @@ export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' 
     for (const [re, strongLead] of leads) {
       const m = re.exec(s);
       if (!m) continue;
-      const strong = strongLead || /:\s*$/.test(m[0]);
-      const rest = s.slice(m[0].length).replace(/^\s*:?\s*/, '');
+      const strong = strongLead || /[:：]\s*$/.test(m[0]);
+      const rest = s.slice(m[0].length).replace(/^\s*[:：]?\s*/, '');
       if (!rest.replace(/[.:\s]/g, '')) return strong ? { polarity, strong, include: [], exclude: [], awaitsList: true } : undefined;
       const read = readScopeValue(rest, polarity, strong);
       // A long sentence after the lead ("Scope: this ADR covers how the team …") is prose, not a scope list.

@@ -34,6 +34,10 @@ test('section scope lines in the forms people write', () => {
     ['Applicable to: `api/**`', ['api/a.py'], ['web/a.py']],
     ['Only files in `api/` are checked.', ['api/a.py'], ['web/a.py']],
     ['> Applies only to `web/**`', ['web/a.ts'], ['api/a.ts']],
+    ['Gilt für: `services/**`', ['services/a.ts'], ['lib/a.ts']],
+    ["S'applique à : `api/**`", ['api/a.py'], ['web/a.py']],
+    ['Alcance: `pkg/**/*.go`', ['pkg/a.go'], ['cmd/a.go']],
+    ['適用範囲：`web/**`', ['web/a.ts'], ['api/a.ts']],
   ];
   for (const [line, yes, no] of cases) {
     const a = adr(`\n${line}\n\n- deny: \`x\``);
