@@ -63,7 +63,11 @@ export async function saveInEditor(doc: vscode.TextDocument, timeoutMs = 40_000)
   const deadline = Date.now() + timeoutMs;
   const results: boolean[] = [];
   for (;;) {
-    if (doc.isDirty) results.push(await doc.save());
+    if (doc.isDirty) {
+      results.push(await doc.save());
+      // Visible in the runner's log: how often a loaded machine needed the save asked again.
+      if (results.length > 1 || !results[0]) console.log(`K0_NOTE save of ${doc.uri.fsPath} returned [${results.join(', ')}]; dirty=${doc.isDirty}`);
+    }
     const onDisk = diskText(doc.uri);
     if (!doc.isDirty && onDisk === doc.getText()) return;
     if (Date.now() > deadline) {
