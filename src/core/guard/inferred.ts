@@ -29,6 +29,7 @@ import {
   STRONG_REQUIRE,
 } from './inferredGrammar';
 import type { AdrRules, GuardRule, InferredSetting, PatternSpec, RequireWindow } from './types';
+import { ruleKey } from './ruleKey';
 
 /**
  * Rules inferred from prose decisions (docs/guard.md, "Rules inferred from prose"). A sentence of an ADR's
@@ -147,10 +148,8 @@ function mentions(rule: GuardRule, span: string): boolean {
   return [rule.pattern, rule.when].some((p) => !!p && (p.source.includes(t) || p.source.includes(escapeRegex(t))));
 }
 
-/** Same pattern and scope: what makes an explicit rule and an inferred one duplicates. */
-export function ruleKey(p: PatternSpec, include: string[], exclude: string[], when?: PatternSpec): string {
-  return JSON.stringify([p.type, p.source, p.ignoreCase, [...include].sort(), [...exclude].sort(), when ? [when.type, when.source, when.ignoreCase] : null]);
-}
+// ruleKey lives in ruleKey.ts: the check-time policy needs it without loading the inference code.
+export { ruleKey };
 
 function adrSetting(note: AdrSource, out: AdrRules): InferredSetting | undefined {
   const fm = note.frontmatter;

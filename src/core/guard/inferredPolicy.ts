@@ -1,6 +1,6 @@
 import { K0Error } from '../errors';
 import { readConfig, type VaultPaths } from '../vault/paths';
-import { ruleKey } from './inferred';
+import { ruleKey } from './ruleKey';
 import type { GuardRule, InferredSetting } from './types';
 
 /**
