@@ -16,9 +16,10 @@ import type { AdrRules, GuardDiagnostic, GuardRule, MatchContext, PatternSpec, R
  * change a regex). Nothing here throws on bad input: a malformed rule becomes a diagnostic at its ADR line.
  */
 
-const SECTION = /^(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b/i;
+// English, plus the same headings in German, French, Spanish/Portuguese and Japanese.
+const SECTION = /^(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?|regeln|invarianten|règles|reglas|regras|ルール|規則)(?![A-Za-z0-9_])/i;
 /** Cheap test on the raw file so notes without a guard section are never parsed by the guard. */
-export const GUARD_SECTION_RE = /^#{1,6}[ \t]+(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b/im;
+export const GUARD_SECTION_RE = /^#{1,6}[ \t]+(invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?|regeln|invarianten|règles|reglas|regras|ルール|規則)(?![A-Za-z0-9_])/im;
 const KEYED = /^([A-Za-z][\w-]*)\s*:\s*(.*)$/;
 const INACTIVE = new Set(['superseded', 'deprecated', 'rejected', 'obsolete', 'withdrawn', 'retired', 'abandoned', 'replaced']);
 

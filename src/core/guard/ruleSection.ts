@@ -265,8 +265,8 @@ export function linesAbove(note: AdrSource, headingLine: number): ScopeDecl[] {
 
 /** "## Rules for `services/`", "## Guard (web/**)": a scope in the rules heading itself. */
 export function headingScope(text: string, line: number): ScopeDecl[] {
-  const m = /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\b\s*(?:[-—–:]\s*)?(?:\(\s*)?(?:(?:that\s+)?(?:apply\s+)?(?:for|in|under|within|on|to)\s+)(.+?)\)?\s*$/i.exec(text.trim())
-    ?? /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?)\s*\((.+)\)\s*$/i.exec(text.trim());
+  const m = /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?|regeln|invarianten|règles|reglas|regras|ルール|規則)(?![A-Za-z0-9_])\s*(?:[-—–:]\s*)?(?:\(\s*)?(?:(?:that\s+)?(?:apply\s+)?(?:for|in|under|within|on|to)\s+)(.+?)\)?\s*$/i.exec(text.trim())
+    ?? /^(?:invariants?|rules|guard|guard ?rules|guardrails|k-dsl invariants?|regeln|invarianten|règles|reglas|regras|ルール|規則)\s*\((.+)\)\s*$/i.exec(text.trim());
   if (!m) return [];
   const r = readScopeValue(m[1], 'include', false);
   if (!r.hadCode && !r.include.some((u) => u.globs.some((g) => /[*/]/.test(g)))) return [];

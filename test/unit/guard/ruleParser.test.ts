@@ -127,3 +127,8 @@ test('emphasis around the kind is formatting: **deny:** and *Require*: are rules
   assert.deepEqual(a.diagnostics, []);
   assert.deepEqual(a.rules.map((r) => [r.kind, r.pattern.source, r.line]), [['deny', 'a', 5], ['warn', 'b', 6], ['require', 'y', 7]]);
 });
+
+test('rules headings in other languages; a heading that only starts with "Rules" is not one', () => {
+  const a = parseAdrRules('# A\n\n## Regeln\n\n- deny: `a`\n\n## ルール\n\n- deny: `b`\n\n## Rulesets we considered\n\n- deny: `c`\n\n## Guard-rails\n\n- deny: `d`\n', 'adr/l.md', validateRegex);
+  assert.deepEqual(a.rules.map((r) => r.pattern.source), ['a', 'b', 'd']);
+});
