@@ -129,7 +129,6 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
   if (!parts.length || !rules.length) return [];
   const text = parts.join('\n');
   let lower: string | undefined;
-  let chunks: [number, number][] | undefined;
 
   const lineAt = (pos: number): number => {
     let lo = 0;
@@ -172,22 +171,28 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
     } else if (t.cheapPerLine || !t.nextInText) {
       for (let k = 0; k < parts.length; k++) if (inScope(owner[k])) scanLine(k);
     } else {
-      // A regex with no literal every match must contain: RE2 passes over chunks of whole lines (crossing into
-      // WASM per line would cost ~4 µs × lines). RE2 copies its input on every call, so a chunk, not the whole
-      // diff, is what each search copies: linear even when every line matches. A match that spans a line break
-      // is not a line match: that line is re-checked alone, and scanning resumes on the next line, so every line
-      // is still judged on its own.
-      for (const [a, b] of (chunks ??= chunkLines(parts))) {
-        const chunk = b - a === parts.length ? text : parts.slice(a, b).join('\n');
-        const base = starts[a];
-        let from = 0;
-        while (from < chunk.length) {
-          const hit = t.nextInText!(chunk, from);
-          if (!hit) break;
-          const k = lineAt(base + hit.index);
-          if (inScope(owner[k])) scanLine(k);
-          from = k + 1 < b ? starts[k + 1] - base : chunk.length;
+      // A regex with no literal every match must contain: RE2 searches windows of whole lines (crossing into
+      // WASM per line would cost ~4 µs × lines). RE2 copies its input on every call, so a window starts at one
+      // line after each hit and doubles while nothing matches (up to WINDOW_CHARS): a diff where every line
+      // matches costs one line per search, a clean one a few large searches; linear either way. A match that
+      // spans a line break is not a line match: that line is re-checked alone and the search resumes on the next
+      // line, so every line is still judged on its own.
+      let k = 0;
+      let span = 1;
+      while (k < parts.length) {
+        let b = k + 1;
+        while (b < parts.length && b - k < span && starts[b] - starts[k] + parts[b].length <= WINDOW_CHARS) b++;
+        const window = k === 0 && b === parts.length ? text : parts.slice(k, b).join('\n');
+        const hit = t.nextInText!(window, 0);
+        if (!hit) {
+          k = b;
+          span *= 2;
+          continue;
         }
+        const line = Math.min(lineAt(starts[k] + hit.index), b - 1);
+        if (inScope(owner[line])) scanLine(line);
+        k = line + 1;
+        span = 1;
       }
     }
   }
@@ -195,25 +200,8 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
   return confirm(candidates, files, langs, content);
 }
 
-/** Up to this many characters of whole lines per RE2 search (one longer line is a chunk of its own). */
-const CHUNK_CHARS = 64 * 1024;
-
-function chunkLines(parts: string[]): [number, number][] {
-  const out: [number, number][] = [];
-  let a = 0;
-  let size = 0;
-  for (let k = 0; k < parts.length; k++) {
-    const len = parts[k].length + 1;
-    if (k > a && size + len > CHUNK_CHARS) {
-      out.push([a, k]);
-      a = k;
-      size = 0;
-    }
-    size += len;
-  }
-  out.push([a, parts.length]);
-  return out;
-}
+/** At most this many characters of whole lines per RE2 search (one longer line is searched alone). */
+const WINDOW_CHARS = 64 * 1024;
 
 async function confirm(candidates: Candidate[], files: ChangedFile[], langs: LanguageInfo[], content: ContentProvider): Promise<Violation[]> {
   const byFile = new Map<number, Candidate[]>();

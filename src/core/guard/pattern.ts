@@ -10,14 +10,17 @@ import type { PatternSpec } from './types';
  * Crossing into WASM costs microseconds per call and RE2 copies its whole input on every call, so:
  *  - each regex gets a prefilter: a literal every match must contain, found with indexOf; only the few lines that
  *    contain it are matched at all; a regex without one is run over chunks of whole lines (engine.ts);
- *  - at most MAX_HITS_PER_LINE matches are taken from one line, so a long line with a match every few
- *    characters cannot make RE2 copy it thousands of times;
+ *  - at most MAX_HITS_PER_LINE matches are taken from one line, and on RE2 no more than RE2_COPY_BUDGET
+ *    characters are copied for one line (a 1 MB line yields its first match only), so a long line with a match
+ *    every few characters cannot make RE2 copy it thousands of times;
  *  - lines longer than MAX_JS_LINE go to RE2 even when V8 could run the regex (V8's cost is linear but with the
  *    regex width as factor).
  */
 const MAX_JS_LINE = 2000;
 /** One rule reports at most this many matches in one line (a 1 MB minified line is still one line to fix). */
-export const MAX_HITS_PER_LINE = 100;
+export const MAX_HITS_PER_LINE = 20;
+/** Characters RE2 may copy while collecting one line's matches (each call copies the whole line). */
+const RE2_COPY_BUDGET = 256 * 1024;
 
 interface Re2Like {
   lastIndex: number;
@@ -139,8 +142,9 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
         return v8 ? jsHits(v8, line) : [];
       }
       const hits: Hit[] = [];
+      const max = Math.max(1, Math.min(MAX_HITS_PER_LINE, Math.floor(RE2_COPY_BUDGET / Math.max(1, line.length))));
       re.lastIndex = 0;
-      for (let m = re.exec(line); m && hits.length < MAX_HITS_PER_LINE; m = re.exec(line)) {
+      for (let m = re.exec(line); m && hits.length < max; m = re.exec(line)) {
         const len = (m[0] ?? '').length;
         hits.push({ index: m.index, length: len });
         if (len === 0) re.lastIndex = m.index + 1; // an empty match must not loop forever
