@@ -170,25 +170,20 @@ export function walkSection(note: AdrSource, from: number, to: number, counter: 
     const indent = m[1].replace(/\t/g, '    ').length;
     // `- **deny:** `x``, `- *Require*: …`: emphasis around the kind is formatting, not a different kind.
     const body = m[2].trim().replace(/^(\*\*|__|\*|_)(deny|warn|require)(:?)\1(:?)(?=\s|$)/i, (_a, _m, k: string, c1: string, c2: string) => (c1 || c2 ? `${k}:` : _a));
+    const kind = isRuleKind(body);
+    if (awaiting) {
+      // "Applies to:" followed by a list of globs: those items are its values, not rules. The first rule item
+      // ends the glob list and starts an ordinary list.
+      if (!kind) {
+        awaiting.extra.push(body);
+        continue;
+      }
+      awaiting = undefined;
+    }
     if (!list) {
       list = { rules: [], scopes: [] };
       block.lists.push(list);
-      // "Applies to:" followed by a list of globs: those items are its values, not rules.
-      if (awaiting && !isRuleKind(body)) {
-        awaiting.extra.push(body);
-        list = undefined;
-        block.lists.pop();
-        continue;
-      }
-    } else if (awaiting && !list.rules.length && !list.scopes.length && !isRuleKind(body)) {
-      awaiting.extra.push(body);
-      continue;
     }
-    if (awaiting) {
-      // The glob list ended: re-attach the list that follows as an ordinary list.
-      awaiting = undefined;
-    }
-    const kind = isRuleKind(body);
     if (last?.kind === 'rule' && indent > last.p.indent && !kind) {
       const mods = last.p.modifiers;
       const prev = mods[mods.length - 1];

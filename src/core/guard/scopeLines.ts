@@ -277,7 +277,7 @@ function readUnits(part: string, unknown: string[], flags: { hadCode: boolean },
   // "TypeScript files under `services/`": both conditions, so the folder's files of those extensions.
   const crossed = folders.map((f) => {
     const base = f.globs.find((g) => g.endsWith('/**'))!;
-    return { written: `${words} files in ${f.written}`, globs: extGlobs.map((e) => (e.includes('*') ? `${base}/${e}` : `${base}/${e}`)) };
+    return { written: `${words} files in ${f.written}`, globs: extGlobs.map((e) => `${base}/${e}`) };
   });
   return [...others, ...crossed];
 }
