@@ -29,6 +29,8 @@ export interface Summary {
   outsideScopeCases: string[];
   hook: { agree: number; disagree: string[] };
   diagnostics: { expected: number; found: number; missing: string[] };
+  /** The goals are judged on the styles issue 12 lists; `i18n` (non-English ADRs) is reported but not part of them. */
+  goalBasis: { explicit: Counts; inferred: Counts; excludedStyles: string[] };
   goals: { explicitPrecision1: boolean; explicitRecall1: boolean; zeroOutsideScope: boolean; inferredRecall08: boolean; inferredPrecision095: boolean };
 }
 
@@ -51,12 +53,17 @@ function groupBy<T>(xs: T[], key: (x: T) => string): Record<string, T[]> {
   return out;
 }
 
+const BEYOND_ISSUE = ['i18n'];
+
 export function summarize(results: CaseResult[]): Summary {
   const bySplitRs = groupBy(results, (r) => r.split);
   const byStyleRs = groupBy(results, (r) => r.style);
   const mapValues = <A, B>(o: Record<string, A>, f: (a: A) => B) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, f(v)]));
   const explicit = counts(results, (i) => !i);
   const inferred = counts(results, (i) => i);
+  const basis = results.filter((r) => !BEYOND_ISSUE.includes(r.style));
+  const gExplicit = counts(basis, (i) => !i);
+  const gInferred = counts(basis, (i) => i);
   const outside = results.flatMap((r) => r.outsideScope.map(() => r.name));
   return {
     cases: results.length,
@@ -77,12 +84,13 @@ export function summarize(results: CaseResult[]): Summary {
       found: results.reduce((n, r) => n + r.diagnosticsExpected - r.missingDiagnostics.length, 0),
       missing: results.flatMap((r) => r.missingDiagnostics.map((d) => `${r.split}/${r.name}: ${d.code ?? 'any code'} @ ${d.adr}:${JSON.stringify(d.line ?? 'any')}`)),
     },
+    goalBasis: { explicit: gExplicit, inferred: gInferred, excludedStyles: BEYOND_ISSUE },
     goals: {
-      explicitPrecision1: explicit.precision === 1 || (explicit.precision === null && explicit.fp === 0),
-      explicitRecall1: explicit.recall === 1,
+      explicitPrecision1: gExplicit.precision === 1 || (gExplicit.precision === null && gExplicit.fp === 0),
+      explicitRecall1: gExplicit.recall === 1,
       zeroOutsideScope: outside.length === 0,
-      inferredRecall08: (inferred.recall ?? 0) >= 0.8,
-      inferredPrecision095: (inferred.precision ?? 0) >= 0.95,
+      inferredRecall08: (gInferred.recall ?? 0) >= 0.8,
+      inferredPrecision095: (gInferred.precision ?? 0) >= 0.95,
     },
   };
 }
@@ -112,6 +120,9 @@ export function formatTable(s: Summary): string {
   lines.push(`hook pre-commit exit code as expected: ${s.hook.agree}/${s.cases}`);
   lines.push(`expected diagnostics found: ${s.diagnostics.found}/${s.diagnostics.expected}`);
   if (s.crashed.length) lines.push(`crashed / no JSON: ${s.crashed.length}`);
+  lines.push(row('explicit (goal basis)', s.goalBasis.explicit));
+  lines.push(row(`inferred (goal basis)`, s.goalBasis.inferred));
+  lines.push(`goal basis: every style except ${s.goalBasis.excludedStyles.join(', ')} (beyond the styles issue 12 lists)`);
   const g = s.goals;
   const mark = (b: boolean) => (b ? 'met' : 'MISSED');
   lines.push(`goals: explicit precision 1.0 ${mark(g.explicitPrecision1)}, explicit recall 1.0 ${mark(g.explicitRecall1)}, zero outside scope ${mark(g.zeroOutsideScope)}, inferred recall ≥ 0.8 ${mark(g.inferredRecall08)}, inferred precision ≥ 0.95 ${mark(g.inferredPrecision095)}`);

@@ -71,7 +71,7 @@ test('renames, deletions, binary files and a warning-only change: no blocking fi
 });
 
 test('every case file of the evaluation set loads and uses a documented style', () => {
-  const styles = new Set(['explicit-dsl', 'scope-line', 'scope-list-item', 'folder-words', 'word-modifier', 'sentence-require', 'inferred-prose', 'no-fire-scope', 'no-fire-status', 'no-fire-comment', 'no-fire-string', 'no-fire-prose', 'no-fire-removed', 'no-fire-rename', 'no-fire-binary', 'multi-adr', 'adr-in-place', 'bad-input']);
+  const styles = new Set(['explicit-dsl', 'scope-line', 'scope-list-item', 'folder-words', 'word-modifier', 'sentence-require', 'inferred-prose', 'no-fire-scope', 'no-fire-status', 'no-fire-comment', 'no-fire-string', 'no-fire-prose', 'no-fire-removed', 'no-fire-rename', 'no-fire-binary', 'multi-adr', 'adr-in-place', 'bad-input', 'i18n']);
   let n = 0;
   for (const split of ['tune', 'holdout']) {
     const dir = join(REPO, 'bench', 'guard-eval', 'cases', split);
