@@ -84,15 +84,18 @@ let codeIdCache: string | undefined;
 const HASHED_CHUNK = /^lazy-.+-[A-Z0-9]{8}\.m?js$/;
 
 /**
- * Identifies the parser's code. In a bundle: the code files beside this one — a content-hashed chunk by its name,
- * any other (cli.mjs, extension*.js) by name, mtime and size; from sources (tsx): every file under src/core by
- * mtime and size. A rebuild that changes any code therefore misses the cache once.
+ * Identifies the parser's code. In the CLI/MCP bundle this file sits in a content-hashed chunk, and esbuild's
+ * chunk hash covers the chunks it imports (statically or by `import()`, transitively: checked by changing one
+ * message in inferred.ts, which renamed this chunk too), so the chunk's own name identifies every line of code
+ * parsing runs. A bundle without hashed names (the editor's extension*.js) is identified by its mtime and size;
+ * from sources (tsx) every file under src/core is. A build that changes the parser therefore misses the cache
+ * once, whether or not PARSER_VERSION was bumped.
  */
 export function codeIdentity(): string {
   if (codeIdCache !== undefined) return codeIdCache;
   const bundled = typeof __K0MARU_BUNDLED__ !== 'undefined' && __K0MARU_BUNDLED__;
   const parts: string[] = [];
-  const visit = (dir: string, deep: boolean) => {
+  const visit = (dir: string, deep: boolean): void => {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -102,8 +105,7 @@ export function codeIdentity(): string {
     }
     for (const name of names) {
       const p = join(dir, name);
-      if (bundled && HASHED_CHUNK.test(name)) parts.push(name);
-      else if (/\.(?:mjs|cjs|js|ts)$/.test(name)) {
+      if (/\.(?:mjs|cjs|js|ts)$/.test(name)) {
         try {
           const st = statSync(p);
           parts.push(`${p}:${st.mtimeMs}:${st.size}`);
@@ -119,8 +121,15 @@ export function codeIdentity(): string {
       }
     }
   };
-  if (bundled) visit(__dirname, false);
-  else visit(dirname(__dirname), true);
+  if (bundled && HASHED_CHUNK.test(basename(__filename))) parts.push(basename(__filename));
+  else if (bundled) {
+    try {
+      const st = statSync(__filename);
+      parts.push(`${__filename}:${st.mtimeMs}:${st.size}`);
+    } catch {
+      parts.push(`${__filename}:?`);
+    }
+  } else visit(dirname(__dirname), true);
   codeIdCache = digest(parts.join('\n'));
   return codeIdCache;
 }
@@ -140,6 +149,8 @@ function isEntry(e: unknown, rel: string): e is Entry {
 function readCacheText(path: string): string | undefined {
   let fd: number;
   try {
+    // Windows has no O_NOFOLLOW: there the link is refused by lstat first.
+    if (constants.O_NOFOLLOW === undefined && lstatSync(path).isSymbolicLink()) return undefined;
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined; // missing, a symlink (ELOOP), unreadable
