@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { languageOf, type LanguageInfo } from './languages';
 import { LruMap } from './lru';
 import { compilePattern, isCallShaped, type CompiledPattern } from './pattern';
-import { createClassifier, firstMultilineOpener, quickCode, type FileClassifier, type SyntaxClass } from './syntax';
+import { createClassifier, firstMultilineOpener, quickClass, type FileClassifier, type SyntaxClass } from './syntax';
 import type { ChangedFile, GuardRule, MatchContext, RequireWindow, Violation } from './types';
 
 /**
@@ -223,7 +223,7 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
         const context = c.prepared.context;
         let where: SyntaxClass = 'code';
         if (context !== 'anywhere' || rule.kind === 'require') {
-          const quick = quickCode(langs[fi], lines, c.line, c.column, c.match.length, firstTricky);
+          const quick = quickClass(langs[fi], lines, c.line, c.column, c.match.length, firstTricky);
           if (quick) where = quick;
           else {
             classifier ??= await createClassifier(langs[fi], lines, list.map((x) => x.line));

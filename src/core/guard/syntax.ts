@@ -136,11 +136,84 @@ function isDocstring(n: TreeSitter.Node): boolean {
  */
 export function quickCode(lang: LanguageInfo, lines: string[], line: number, column: number, length: number, firstTricky: () => number): 'code' | undefined {
   if (line - 1 >= firstTricky()) return undefined;
-  const head = (lines[line - 1] ?? '').slice(0, column + length);
+  const text = lines[line - 1] ?? '';
+  const head = text.slice(0, column + length);
   if (/["'`\\/#]/.test(head)) return undefined;
+  // A word that runs into a quote is a string prefix (`f"…"`, `r'…'`, `L"…"`): part of the string to tree-sitter.
+  if (/^[\w$@]+["'`]/.test(text.slice(column, column + 8))) return undefined;
   for (const m of lang.lineComments) if (head.includes(m)) return undefined;
   for (const [open] of lang.blockComments) if (head.includes(open)) return undefined;
   return 'code';
+}
+
+/** Grammars whose single-line `"…"` / `'…'` strings the lexical fast path below reads exactly like tree-sitter. */
+const QUICK_STRING_LANGS = new Set(['ts', 'tsx', 'js', 'python', 'go', 'rust', 'c', 'cpp', 'java', 'csharp']);
+
+/**
+ * Like quickCode, but also answers "string" or "comment" without a parse when the line reads plainly: nothing above
+ * can open a multi-line construct, and before the position only plain `"…"` / `'…'` strings (no prefix letter or
+ * `$`/`@` before the quote, no `{` `$` `#` inside that could start an interpolation), a line comment, and no `/`
+ * (regex literal or block comment), backtick or `<` (JSX text, where an apostrophe is not a quote). A Python string
+ * that opens its line may be a docstring (a comment to tree-sitter): unsure. The same test as quickCode's checks
+ * it against tree-sitter. A call-shaped rule's candidates inside strings are common (log messages, help text):
+ * this keeps them from costing a parse each.
+ */
+export function quickClass(lang: LanguageInfo, lines: string[], line: number, column: number, length: number, firstTricky: () => number): SyntaxClass | undefined {
+  const code = quickCode(lang, lines, line, column, length, firstTricky);
+  if (code || !QUICK_STRING_LANGS.has(lang.id) || line - 1 >= firstTricky()) return code;
+  const text = lines[line - 1] ?? '';
+  const templates = lang.id === 'ts' || lang.id === 'tsx' || lang.id === 'js';
+  let quote: string | undefined;
+  // Inside `${…}` of a one-line template literal: code, with this many unclosed `{`.
+  let substitution = 0;
+  for (let i = 0; i < column; i++) {
+    const c = text[i];
+    if (substitution) {
+      if (c === '{') substitution++;
+      else if (c === '}') substitution--;
+      else if (c === '`' || c === '"' || c === "'" || c === '/' || c === '<') return undefined; // nesting: parse
+      continue;
+    }
+    if (quote === '`' && templates) {
+      if (c === '\\') i++;
+      else if (c === '`') quote = undefined;
+      else if (c === '$' && text[i + 1] === '{') {
+        substitution = 1;
+        i++;
+      }
+      continue;
+    }
+    if (quote === '`') {
+      if (c === '`') quote = undefined; // Go raw string: no escapes
+      continue;
+    }
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = undefined;
+      else if (c === '{' || c === '$' || c === '#') return undefined;
+      continue;
+    }
+    if (lang.lineComments.some((m) => text.startsWith(m, i))) return 'comment';
+    if (c === '`' && (templates || lang.id === 'go')) {
+      if (/[\w$]/.test(text[i - 1] ?? '')) return undefined; // a tagged template
+      quote = c;
+      continue;
+    }
+    if (c === '`' || c === '/' || c === '<' || c === '\\') return undefined;
+    if (c === '#' && lang.id !== 'python') return undefined;
+    if (c === '"' || (c === "'" && lang.quotes.includes("'"))) {
+      const before = text[i - 1] ?? '';
+      if (/[\w$@]/.test(before)) return undefined; // f"…", r'…', L"…", $"…", @"…"
+      if (lang.id === 'python' && text.slice(0, i).trim() === '') return undefined;
+      quote = c;
+      continue;
+    }
+    if (c === "'") return undefined; // a Rust lifetime or char
+  }
+  if (substitution) return 'code';
+  if (quote) return 'string';
+  if (/^[\w$@]+["'`]/.test(text.slice(column, column + 8))) return undefined; // a string prefix, as in quickCode
+  return lang.lineComments.some((m) => text.startsWith(m, column)) ? 'comment' : lang.blockComments.some(([o]) => text.startsWith(o, column)) ? undefined : 'code';
 }
 
 const MULTILINE_OPENERS = ['`', '"""', "'''", 'r"', 'r#', 'R"', '@"', '[[', '/*', '<!--', '{-', '--[['];
@@ -150,9 +223,32 @@ export function firstMultilineOpener(lines: string[]): number {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.endsWith('\\')) return i;
-    for (const o of MULTILINE_OPENERS) if (l.includes(o)) return i;
+    for (const o of MULTILINE_OPENERS) {
+      if (!l.includes(o)) continue;
+      // A line whose backticks pair up (a one-line template or Go raw string) opens nothing that continues below.
+      if (o === '`' && closesOnItsLine(l)) continue;
+      return i;
+    }
   }
   return lines.length;
+}
+
+/** An even number of unescaped backticks and, when `${` appears, as many `}` as `{`. */
+function closesOnItsLine(l: string): boolean {
+  let ticks = 0;
+  for (let i = 0; i < l.length; i++) {
+    if (l[i] === '\\') i++;
+    else if (l[i] === '`') ticks++;
+  }
+  if (ticks % 2) return false;
+  if (!l.includes('${')) return true;
+  let open = 0;
+  let close = 0;
+  for (const c of l) {
+    if (c === '{') open++;
+    else if (c === '}') close++;
+  }
+  return open === close;
 }
 
 /**

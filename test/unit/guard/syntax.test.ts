@@ -98,8 +98,21 @@ test('the parse-free fast path never disagrees with tree-sitter', async () => {
     ['r.rs', "fn f<'a>(x: &'a str) {}\nlet s = r#\"\nraw\n\"#;\nlet c = 'x'; g();"],
     ['g.go', 'package m\nvar x = 1\nvar s = `\nraw SELECT\n`\nfunc f() { h() }'],
     ['c.cs', 'class A {\n int x = 1;\n string s = @"\nSELECT * FROM t";\n}'],
+    // Single-line strings, escapes, prefixes, interpolation, docstrings, JSX text, char literals: quickClass.
+    ['s.ts', 'const a = "call fetch(x) now"; fetch(y);\nconst b = \'it\\\'s fetch(z)\' + "q\\"r" + run(1); // fetch(c)\nlet t = x < y ? "a" : \'b\';'],
+    ['s.tsx', 'const el = <p>Don\'t call fetch(x)</p>;\nconst s = "ok fetch(1)";'],
+    ['s.py', 'def f():\n    \'doc fetch(x)\'\n    s = "call fetch(x)" + g(1)  # fetch(c)\n    t = f"{fetch(x)} now"\n    u = r\'raw fetch(x)\'\n    v = \'a\' \'b fetch(x)\''],
+    ['s.go', 'package m\nvar s = "call fetch(x)"; var r = \'x\'; func g() { fetch(1) } // fetch(c)'],
+    ['s.rs', 'fn f<\'a>() { let s = "call fetch(x)"; fetch(1); } // fetch(c)\nlet c = \'"\'; let d = "x";'],
+    ['s.cpp', '#include "fetch.h"\nauto s = "call fetch(x)"; auto w = L"wide fetch(x)"; char c = \'"\'; fetch(1); // fetch(c)'],
+    ['s.java', 'class A { String s = "call fetch(x)"; char c = \'"\'; void f() { fetch(1); } } // fetch(c)'],
+    ['s.cs', 'class A { string s = "call fetch(x)"; string i = $"{fetch(x)} now"; void F() { fetch(1); } } // fetch(c)'],
+    ['t2.ts', 'const a = `id ${fetch(x)} and ${ {k: run(1)}.k } done fetch(y)`; fetch(z); // fetch(c)\nconst b = tag`x ${fetch(1)}`;\nconst c = `a ${`nested ${fetch(2)}`} b`;\nconst d = `esc \\` fetch(3) ${x}`;\nconst e = 1; fetch(4);'],
+    ['t3.go', 'package m\nvar r = `raw fetch(x) \\` + f(1)\nfunc g() { fetch(2) }'],
   );
+  const { quickClass } = await import('../../../src/core/guard/syntax');
   let quick = 0;
+  const answered = { code: 0, string: 0, comment: 0 };
   for (const [name, src] of sources) {
     const lines = src.split('\n');
     const lang = languageOf(name);
@@ -112,6 +125,11 @@ test('the parse-free fast path never disagrees with tree-sitter', async () => {
             quick++;
             assert.equal(cl.classify(i + 1, m.index!), 'code', `${name}:${i + 1}:${m.index} '${m[0]}'`);
           }
+          const c = quickClass(lang, lines, i + 1, m.index!, m[0].length, () => firstMultilineOpener(lines));
+          if (c) {
+            answered[c]++;
+            assert.equal(c, cl.classify(i + 1, m.index!), `quickClass ${name}:${i + 1}:${m.index} '${m[0]}'`);
+          }
         }
       });
     } finally {
@@ -119,4 +137,5 @@ test('the parse-free fast path never disagrees with tree-sitter', async () => {
     }
   }
   assert.ok(quick > 50, `the fast path answered ${quick} times`);
+  assert.ok(answered.string > 20 && answered.comment > 5 && answered.code > quick, JSON.stringify(answered));
 });
