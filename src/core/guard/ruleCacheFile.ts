@@ -249,6 +249,7 @@ export function openRuleCacheFile(k0Dir: string, opts: OpenRuleCacheOptions): Ru
       try {
         mkdirSync(dir, { recursive: true });
         if (!lstatSync(dir).isDirectory()) return;
+        ignoreInGit(dir);
         const text = JSON.stringify({ format: FORMAT, key, entries } satisfies FileShape);
         if (text.length > MAX_CACHE_BYTES) return; // would be ignored when read: a vault that big parses
         replaceFile(path, text);
@@ -258,6 +259,23 @@ export function openRuleCacheFile(k0Dir: string, opts: OpenRuleCacheOptions): Ru
       }
     },
   };
+}
+
+/**
+ * `.k0maru/.gitignore` (written by `k0maru init`) already ignores `cache/`; a project set up by hand may have no
+ * such line, so the folder ignores itself too (`*`), and the cache never shows up in `git status` or a commit.
+ */
+function ignoreInGit(dir: string): void {
+  try {
+    const fd = openSync(join(dir, '.gitignore'), 'wx', 0o644);
+    try {
+      writeSync(fd, '# k0maru: caches rebuilt by every run; never commit them.\n*\n');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // already there (EEXIST), or not writable: the save below fails the same way and is skipped
+  }
 }
 
 /**

@@ -261,3 +261,16 @@ test('the real pre-commit hook (CLI process, real git): served from the cache on
     r.dispose();
   }
 });
+
+test('the cache folder ignores itself in git, even in a project whose ignore files do not mention it', async () => {
+  const r = makeRepo({ '.k0maru/wiki/adr-007.md': ADR('evalA') });
+  try {
+    r.commit('init');
+    const loaded = await loadVaultRules(pathsForProject(r.root), null, { now: LATER() });
+    assert.equal(loaded.cacheFile, 'new');
+    assert.ok(existsSync(join(r.root, '.k0maru', 'cache', RULE_CACHE_FILE)));
+    assert.equal(r.git('status', '--porcelain', '--untracked-files=all'), '');
+  } finally {
+    r.dispose();
+  }
+});
