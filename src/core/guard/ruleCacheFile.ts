@@ -4,18 +4,19 @@ import type { AdrRules } from './types';
 
 /**
  * The compiled-rule cache of one-shot processes (the git hook, the CLI): `.k0maru/cache/guard-rules.json`, beside
- * the index and git-ignored like it (`cache/` in `.k0maru/.gitignore`, src/core/vault/init.ts). Parsing every
- * note for rules (explicit and inferred from prose decisions) cost ~140 ms of CPU per hook run on a 500-note
- * vault; with this file an unchanged note costs one stat.
+ * the index and git-ignored like it (`cache/` in `.k0maru/.gitignore`, src/core/vault/init.ts; the folder also
+ * ignores itself). Reading and parsing every note for rules (explicit and inferred from prose decisions) was most
+ * of a hook run's CPU on a 500-note vault (bench/hookStart.ts: cold ~3.8× a bare `node -e 0`, warm ~2×); with this
+ * file an unchanged note costs one stat.
  *
  * It only ever saves time; it never decides what applies. An entry is used only when everything it was keyed by
  * is unchanged:
  *  - the file's key: path, mtime, ctime, size and inode (statSync, so a symlinked note is keyed by its target).
  *    ctime cannot be set from user space: an edit that restores the old mtime (`touch -d`, an editor keeping
  *    mtimes) still changes it. An editor's save-by-rename changes the inode;
- *  - the cache's key: PARSER_VERSION, the code that parses (every code file of this build, by name, mtime and
- *    size — an upgrade that changes the parser without bumping PARSER_VERSION still misses), the note sources
- *    (roots and prefixes) and the vault's `guard` config. Parsing reads nothing else of the config today: scopes,
+ *  - the cache's key: PARSER_VERSION, the code that parses (codeIdentity below — an upgrade that changes the
+ *    parser without bumping PARSER_VERSION still misses), the note sources (roots and prefixes) and the vault's
+ *    `guard` config. Parsing reads nothing else of the config today: scopes,
  *    settings and statuses come from the note itself, and the inferred-rule policy is applied after loading.
  *
  * The known blind spot of stat-keyed caches is an edit inside the same timestamp tick that keeps the size: a
@@ -95,7 +96,7 @@ export function codeIdentity(): string {
   if (codeIdCache !== undefined) return codeIdCache;
   const bundled = typeof __K0MARU_BUNDLED__ !== 'undefined' && __K0MARU_BUNDLED__;
   const parts: string[] = [];
-  const visit = (dir: string, deep: boolean): void => {
+  const visit = (dir: string): void => {
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -112,9 +113,9 @@ export function codeIdentity(): string {
         } catch {
           parts.push(`${p}:?`);
         }
-      } else if (deep && !name.includes('.')) {
+      } else if (!name.includes('.')) {
         try {
-          if (lstatSync(p).isDirectory()) visit(p, deep);
+          if (lstatSync(p).isDirectory()) visit(p);
         } catch {
           // gone while listing
         }
@@ -129,7 +130,7 @@ export function codeIdentity(): string {
     } catch {
       parts.push(`${__filename}:?`);
     }
-  } else visit(dirname(__dirname), true);
+  } else visit(dirname(__dirname));
   codeIdCache = digest(parts.join('\n'));
   return codeIdCache;
 }
