@@ -135,6 +135,17 @@ export function codeIdentity(): string {
   return codeIdCache;
 }
 
+/**
+ * Whether a load without a database uses the file by default: yes in the CLI bundle (content-hashed chunks) and
+ * from sources; no in the editor's bundle (extension*.js). The editor is long-lived and keeps ruleStore's memo in
+ * memory, and its build has another code identity than the CLI's: sharing one file, each would throw away the
+ * other's entries, and the next commit would parse every note again.
+ */
+export function fileCacheByDefault(): boolean {
+  const bundled = typeof __K0MARU_BUNDLED__ !== 'undefined' && __K0MARU_BUNDLED__;
+  return !bundled || HASHED_CHUNK.test(basename(__filename));
+}
+
 function isEntry(e: unknown, rel: string): e is Entry {
   if (!e || typeof e !== 'object') return false;
   const { k, p } = e as Entry;

@@ -3,7 +3,7 @@ import { readConfig, type VaultPaths } from '../vault/paths';
 import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
-import { openRuleCacheFile, type RuleCacheFile } from './ruleCacheFile';
+import { fileCacheByDefault, openRuleCacheFile, type RuleCacheFile } from './ruleCacheFile';
 
 /**
  * Finds the rules of every ADR in the vault. A note is a rule source when it has a guard section (`## Invariants`,
@@ -91,7 +91,10 @@ export type RuleSources = string | VaultPaths | NoteSource[];
 export interface LoadRulesOptions {
   /** The load's start time for the cache file's freshness rule (tests move it; default Date.now()). */
   now?: number;
-  /** Use `.k0maru/cache/guard-rules.json` when loading a project's notes without a database (default true). */
+  /**
+   * Use `.k0maru/cache/guard-rules.json` when loading a project's notes without a database. Default: yes, except
+   * in the editor's bundle, which keeps the in-memory memo (ruleCacheFile.ts, fileCacheByDefault).
+   */
   cacheFile?: boolean;
 }
 
@@ -103,7 +106,7 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
   else {
     const cfg = readConfig(notes.k0Dir);
     sources = noteSources(notes, cfg);
-    if (!db && opts.cacheFile !== false) {
+    if (!db && (opts.cacheFile ?? fileCacheByDefault())) {
       // What parsing depends on besides each note: the parser and where the notes come from. Only `guard` of the
       // config could plausibly matter; today the inferred policy is applied after loading (check.ts).
       const key = JSON.stringify([PARSER_VERSION, sources.map((s) => [s.root, s.prefix, s.boundary]), cfg.guard ?? null]);
