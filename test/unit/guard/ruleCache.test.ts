@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeRepo } from './helpers';
+import { DIST_CLI, ensureBuilt } from '../../helpers/build';
 import { GITIGNORE_LINES } from '../../../src/core/vault/init';
 import { loadVaultRules } from '../../../src/core/guard/ruleStore';
 import { openRuleCacheFile, RACY_MS, RULE_CACHE_FILE } from '../../../src/core/guard/ruleCacheFile';
@@ -218,13 +219,14 @@ test('the freshness rule on stats alone: an entry recorded less than RACY_MS aft
   }
 });
 
-test('the real pre-commit hook (CLI process, real git): served from the cache once the ADR has aged, and an edit that keeps size and mtime is still seen', () => {
-  const MAIN = resolve(__dirname, '..', '..', 'fixtures', 'guard', 'runCli.ts');
-  const TSX = pathToFileURL(require.resolve('tsx')).href;
+const FROM_SOURCE = ['--import', pathToFileURL(require.resolve('tsx')).href, resolve(__dirname, '..', '..', 'fixtures', 'guard', 'runCli.ts')];
+
+for (const [how, cliArgs] of [['from source', FROM_SOURCE], ['bundled (dist/cli.mjs)', [DIST_CLI]]] as const) test(`the real pre-commit hook, ${how}, in a real git repo: served from the cache once the ADR has aged, and an edit that keeps size and mtime is still seen`, () => {
+  if (cliArgs[0] === DIST_CLI) ensureBuilt();
   const r = makeRepo({ '.k0maru/wiki/adr/adr-007.md': ADR('evalA'), 'src/ok.ts': 'export const ok = 1;\n' });
   const adr = join(r.root, '.k0maru', 'wiki', 'adr', 'adr-007.md');
   const cacheFile = join(r.root, '.k0maru', 'cache', RULE_CACHE_FILE);
-  const hook = () => spawnSync(process.execPath, ['--import', TSX, MAIN, 'hook', 'pre-commit'], { cwd: r.root, encoding: 'utf8' });
+  const hook = () => spawnSync(process.execPath, [...cliArgs, 'hook', 'pre-commit'], { cwd: r.root, encoding: 'utf8' });
   const cachedPaths = () => (existsSync(cacheFile) ? Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).entries) : []);
   try {
     // The ignore file `k0maru init` writes (src/core/vault/init.ts) covers the cache.
