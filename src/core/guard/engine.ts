@@ -24,7 +24,8 @@ export interface PreparedRule {
 /**
  * Compiled rules are remembered across checks (the MCP server and the editor check for days in one process),
  * keyed by the rule's whole content, so an edited ADR makes new keys: the memo keeps the most recently used ones.
- * 2,048 is ten times the rules of a large vault; an evicted rule's RE2 objects are freed.
+ * 2,048 is ten times the rules of a large vault. (RE2 objects, which live in a fixed 16 MB WASM heap, have their own
+ * smaller pool in pattern.ts.)
  */
 export const PREPARED_RULE_CAP = 2048;
 const compiled = new LruMap<string, PreparedRule>(PREPARED_RULE_CAP, (p) => {

@@ -1,3 +1,5 @@
+import { K0Error } from '../errors';
+import { LruMap } from './lru';
 import type { PatternSpec } from './types';
 
 /**
@@ -39,13 +41,58 @@ function loadRe2(): Re2Ctor {
   return re2Ctor;
 }
 
-/** RE2 objects are not garbage-collected (embind): free them when a compiled pattern is dropped. */
+/** RE2 objects are not garbage-collected (embind): they must be freed explicitly. */
 function freeRe2(re: Re2Like | undefined): void {
   try {
     re?.wrapper?.delete?.();
   } catch {
     // already freed
   }
+}
+
+/**
+ * re2-wasm's heap is fixed at 16 MB (it cannot grow): a few hundred to a few thousand compiled regexes fill it
+ * (fewer once their DFA caches warm up), and then RE2 fails. A host that checks for days sees many rules, so the
+ * live RE2 objects are one pool per process, keyed by source and flags, at most RE2_POOL of them; the least
+ * recently used is freed first and compiled again when it is needed again (compiling costs microseconds).
+ */
+export const RE2_POOL = 64;
+let pool: LruMap<string, Re2Like> | undefined;
+
+function pooledRe2(source: string, flags: string): Re2Like | undefined {
+  pool ??= new LruMap<string, Re2Like>(RE2_POOL, (re) => freeRe2(re));
+  const key = `${flags}/${source}`;
+  let re = pool.get(key);
+  if (!re) {
+    re = makeRe2(source, flags);
+    if (!re) {
+      // Perhaps the heap is full (other hosts' objects, a DFA cache): free the pool and try once more.
+      pool.clear();
+      re = makeRe2(source, flags);
+      if (!re) return undefined;
+    }
+    pool.set(key, re);
+  }
+  return re;
+}
+
+/** Live RE2 objects in the pool (for tests of the bound). */
+export function re2PoolSize(): number {
+  return pool?.size ?? 0;
+}
+
+/** Runs `fn` on the pooled RE2 object; a failure inside WASM (a full heap) frees the pool and retries once. */
+function withRe2<T>(source: string, flags: string, fn: (re: Re2Like) => T, refused: () => T): T {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const re = pooledRe2(source, flags);
+    if (!re) return refused();
+    try {
+      return fn(re);
+    } catch {
+      pool?.clear();
+    }
+  }
+  throw new K0Error('INTERNAL', `the regex engine failed on /${source}/ twice (out of memory?)`);
 }
 
 /** Error text when the engine that will run the regex rejects it (RE2 refuses backreferences, lookaround, …). */
@@ -79,7 +126,7 @@ export interface CompiledPattern {
   nextInText?(text: string, from: number): Hit | undefined;
   /** True when lines are matched by V8 or indexOf (cheap per call): the engine then scans line by line. */
   cheapPerLine: boolean;
-  /** Frees the RE2 objects (they are rebuilt if the pattern is used again). */
+  /** Nothing to free today (RE2 objects live in the process pool); kept so owners need not know. */
   dispose(): void;
 }
 
@@ -107,55 +154,52 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   const inlineCase = /\(\?[a-z]*i/.test(spec.source);
   const fold = spec.ignoreCase || inlineCase;
   const lit = requiredLiteral(spec.source);
-  let re: Re2Like | undefined;
-  let reText: Re2Like | undefined;
   const js = analyzeRegex(spec.source).linearOnV8 ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
-  // Validation may accept a regex from V8 alone (see validateRegex); should RE2 still refuse it, V8 runs it.
-  const fallback = () => js ?? tryJsRegex(spec.source, spec.ignoreCase);
+  // Should RE2 refuse a regex validation accepted (validateRegex may ask V8 alone), V8 may stand in only where it
+  // runs in linear time; anything else is a rule error, never a backtracking V8 run.
+  const refused = (): never => {
+    throw new K0Error('RULE_INVALID', `the regex engine (RE2) refuses /${spec.source}/`);
+  };
   return {
     spec,
     engine: js ? 'v8' : 're2',
     cheapPerLine: !!js,
     nextInText(text, from) {
-      if (!reText) {
-        const made = makeRe2(spec.source, spec.ignoreCase ? 'gimu' : 'gmu');
-        if (!made) {
-          const m = tryJsRegex(spec.source, spec.ignoreCase, 'gm');
-          if (!m) return undefined;
-          m.lastIndex = from;
-          const hit = m.exec(text);
-          return hit ? { index: hit.index, length: hit[0].length } : undefined;
-        }
-        reText = made;
-      }
-      reText.lastIndex = from;
-      const m = reText.exec(text);
-      return m ? { index: m.index, length: (m[0] ?? '').length } : undefined;
+      return withRe2(
+        spec.source,
+        spec.ignoreCase ? 'gimu' : 'gmu',
+        (re) => {
+          re.lastIndex = from;
+          const m = re.exec(text);
+          return m ? { index: m.index, length: (m[0] ?? '').length } : undefined;
+        },
+        refused,
+      );
     },
     needle: lit ? (fold ? lit.toLowerCase() : lit) : undefined,
     foldCase: fold,
     matchLine(line) {
       if (js && line.length <= MAX_JS_LINE) return jsHits(js, line);
-      re ??= makeRe2(spec.source, spec.ignoreCase ? 'giu' : 'gu');
-      if (!re) {
-        const v8 = fallback();
-        return v8 ? jsHits(v8, line) : [];
-      }
-      const hits: Hit[] = [];
       const max = Math.max(1, Math.min(MAX_HITS_PER_LINE, Math.floor(RE2_COPY_BUDGET / Math.max(1, line.length))));
-      re.lastIndex = 0;
-      for (let m = re.exec(line); m && hits.length < max; m = re.exec(line)) {
-        const len = (m[0] ?? '').length;
-        hits.push({ index: m.index, length: len });
-        if (len === 0) re.lastIndex = m.index + 1; // an empty match must not loop forever
-        if (re.lastIndex > line.length) break;
-      }
-      return hits;
+      return withRe2(
+        spec.source,
+        spec.ignoreCase ? 'giu' : 'gu',
+        (re) => {
+          const hits: Hit[] = [];
+          re.lastIndex = 0;
+          for (let m = re.exec(line); m && hits.length < max; m = re.exec(line)) {
+            const len = (m[0] ?? '').length;
+            hits.push({ index: m.index, length: len });
+            if (len === 0) re.lastIndex = m.index + 1; // an empty match must not loop forever
+            if (re.lastIndex > line.length) break;
+          }
+          return hits;
+        },
+        () => (js ? jsHits(js, line) : refused()),
+      );
     },
     dispose() {
-      freeRe2(re);
-      freeRe2(reText);
-      re = reText = undefined;
+      // RE2 objects belong to the process pool (pooledRe2), not to the pattern.
     },
   };
 }

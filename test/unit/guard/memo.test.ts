@@ -48,3 +48,14 @@ test('the compiled-rule memo stays bounded; a rule in use stays compiled; an evi
   assert.deepEqual(await check(prepareRules([rule(0)])), ['R0']);
   assert.deepEqual(await check(inFlight), ['R0'], 'a check that still holds the evicted rule keeps working');
 });
+
+test('live RE2 objects stay within one pool: 3,000 distinct regexes and 3,000 validations never fill the fixed 16 MB WASM heap', async () => {
+  const { compilePattern, re2PoolSize, RE2_POOL, validateRegex } = await import('../../../src/core/guard/pattern');
+  // Unpooled, ~600-3,000 such objects filled re2-wasm's heap and every later RE2 call failed.
+  const patterns = Array.from({ length: 3000 }, (_, i) => compilePattern({ type: 'regex', source: `tok_${i}(a|b)+x`, ignoreCase: false }));
+  patterns.forEach((p, i) => assert.deepEqual(p.matchLine(`y tok_${i}abx z`), [{ index: 2, length: `tok_${i}abx`.length }]));
+  assert.ok(re2PoolSize() <= RE2_POOL, `${re2PoolSize()} live RE2 objects`);
+  for (let i = 0; i < 3000; i++) assert.equal(validateRegex(`(?i)val_${i}\\pL`, false), undefined);
+  assert.deepEqual(patterns[0].matchLine('tok_0bbbx'), [{ index: 0, length: 9 }], 'an evicted regex is compiled again');
+  assert.equal(compilePattern({ type: 'regex', source: '(?i)FINAL|x{2}', ignoreCase: false }).matchLine('final')[0]?.index, 0);
+});
