@@ -91,3 +91,39 @@ test('a needle-less RE2 regex scans the joined diff without matching across line
   const v = await runRules(files, prepareRules([rule]), (f) => [...f.newSideLines.values()]);
   assert.deepEqual(v.map((x) => `${x.path}:${x.line}`), ['x.txt.ts:3', 'y.ts:1']);
 });
+
+test('random regexes: what validation accepts RE2 accepts too, and regexes run on V8 find exactly what RE2 finds', async () => {
+  const { analyzeRegex } = await import('../../../src/core/guard/pattern');
+  const { RE2 } = (await import('re2-wasm')) as unknown as { RE2: new (s: string, f: string) => { lastIndex: number; exec(s: string): (RegExpExecArray & { index: number }) | null; wrapper: { delete(): void } } };
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const atoms = ['a', 'b', '.', '\\d', '\\w', '\\s', '\\b', '^', '$', '[ab]', '[^a]', '(', ')', '(?:', '|', '*', '+', '?', '{2}', '{1,3}', '\\.', '\\(', ' ', 'x', '[\\d]', '\\B', '{', '}', '\\-', '[]', '[a-'];
+  const lines = ['ab ab', 'aab x(1)', 'b.a', '  x  ', 'abc123 de_f', 'xxaxb', '', 'a{2}'];
+  let onV8 = 0;
+  for (let n = 0; n < 3000; n++) {
+    let src = '';
+    for (let i = 0, len = 1 + Math.floor(rnd() * 7); i < len; i++) src += atoms[Math.floor(rnd() * atoms.length)];
+    analyzeRegex(src);
+    if (validateRegex(src, false) !== undefined) continue;
+    assert.doesNotThrow(() => new RE2(src, 'u').wrapper.delete(), src);
+    const p = compilePattern({ type: 'regex', source: src, ignoreCase: false });
+    if (p.engine !== 'v8') continue;
+    onV8++;
+    const r = new RE2(src, 'gu');
+    try {
+      for (const l of lines) {
+        const want: string[] = [];
+        r.lastIndex = 0;
+        for (let m = r.exec(l); m && want.length < 20; m = r.exec(l)) {
+          want.push(`${m.index}:${m[0].length}`);
+          if (!m[0].length) r.lastIndex = m.index + 1;
+          if (r.lastIndex > l.length) break;
+        }
+        assert.equal(p.matchLine(l).map((h) => `${h.index}:${h.length}`).join(), want.join(), `/${src}/ on ${JSON.stringify(l)}`);
+      }
+    } finally {
+      r.wrapper.delete();
+    }
+  }
+  assert.ok(onV8 > 200, `${onV8} regexes ran on V8`);
+});
