@@ -26,6 +26,12 @@ export interface CatchUpOptions {
   firstBatch?: number;
   /** Hashes of passages the model failed on alone: not tried again (the caller keeps the set across calls). */
   skip?: Set<string>;
+  /**
+   * The previous call had time left but not enough for one passage. A caller that keeps calling with such a budget
+   * (a background fill in short steps on a slow machine) would never progress: this call then embeds one passage
+   * even though it is predicted to end past the deadline — one passage of overrun, never a batch started after it.
+   */
+  starvedBefore?: boolean;
 }
 
 export interface CatchUpReport {
@@ -44,6 +50,8 @@ export interface CatchUpReport {
   msPerPassage: number;
   /** What the refresh after the batches took (ms; 0 when nothing was embedded). */
   refreshMs: number;
+  /** Time was left but less than one passage's worth (see CatchUpOptions.starvedBefore). */
+  starved: boolean;
 }
 
 /**
@@ -65,7 +73,7 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
   const deadline = opts.budgetMs === undefined ? Infinity : (opts.since ?? now()) + opts.budgetMs - (opts.reserveMs ?? 0);
   const maxBatch = Math.max(1, opts.maxBatch ?? MAX_BATCH);
   let msPerPassage = opts.initialMsPerPassage ?? INITIAL_MS_PER_PASSAGE;
-  const report: CatchUpReport = { embedded: 0, batches: 0, batchesAfterDeadline: 0, oversized: 0, skipped: 0, stoppedBy: 'done', overrunMs: 0, msPerPassage, refreshMs: 0 };
+  const report: CatchUpReport = { embedded: 0, batches: 0, batchesAfterDeadline: 0, oversized: 0, skipped: 0, stoppedBy: 'done', overrunMs: 0, msPerPassage, refreshMs: 0, starved: false };
   const measured = opts.initialMsPerPassage !== undefined;
   const firstBatch = Math.max(1, opts.firstBatch ?? (measured || deadline === Infinity ? maxBatch : 4));
   const skip = opts.skip ?? new Set<string>();
@@ -73,7 +81,11 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
   let i = 0;
   while (i < todo.length) {
     const left = deadline - now();
-    const fits = left === Infinity ? maxBatch : Math.floor(left / msPerPassage);
+    let fits = left === Infinity ? maxBatch : Math.floor(left / msPerPassage);
+    if (fits < 1 && left > 0 && report.batches === 0) {
+      if (opts.starvedBefore) fits = 1;
+      else report.starved = true;
+    }
     if (fits < 1) {
       report.stoppedBy = 'budget';
       break;

@@ -62,7 +62,7 @@ export function createVectorChannel(opts: {
     pending: () => store.pending(),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
     async catchUp(budgetMs?: number, catchUpOpts: { since?: number } = {}): Promise<number> {
-      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs });
+      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs, starvedBefore: last?.starved });
       oversized += last.oversized;
       if (last.batches) msPerPassage = last.msPerPassage;
       if (last.embedded) refreshMs = last.refreshMs;

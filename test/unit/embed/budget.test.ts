@@ -65,6 +65,15 @@ test('the refresh after the batches is inside the budget: its measured cost is k
   assert.equal(again.overrunMs, 0);
 });
 
+test('calls whose budget never fits one passage still progress: every second one embeds a single passage', async () => {
+  const r = rig(10, () => 300);
+  const first = await embedWithinBudget(r.store, r.embed, { budgetMs: 200, now: r.now, initialMsPerPassage: 300 });
+  assert.deepEqual([first.batches, first.starved], [0, true]);
+  const second = await embedWithinBudget(r.store, r.embed, { budgetMs: 200, now: r.now, initialMsPerPassage: 300, starvedBefore: true });
+  assert.deepEqual([second.batches, second.embedded, second.batchesAfterDeadline], [1, 1, 0]);
+  assert.ok(second.overrunMs <= 300, 'one passage of overrun at most');
+});
+
 test('a budget already spent on loading the model starts no batch at all', async () => {
   const r = rig(100, () => 50);
   r.advance(1600);
