@@ -169,8 +169,19 @@ export async function runRules(files: ChangedFile[], rules: PreparedRule[], cont
         if (inScope(owner[k])) scanLine(k);
         from = k + 1 < starts.length ? starts[k + 1] : text.length;
       }
-    } else if (t.cheapPerLine || !t.nextInText) {
+    } else if (t.engine === 'literal' || !t.nextInText) {
       for (let k = 0; k < parts.length; k++) if (inScope(owner[k])) scanLine(k);
+    } else if (t.engine === 'v8') {
+      // One V8 pass over the joined text (a call per line costs more than the scan); a hit re-checks its line
+      // alone and the pass resumes on the next line, as below.
+      let from = 0;
+      while (from < text.length) {
+        const hit = t.nextInText(text, from);
+        if (!hit) break;
+        const k = lineAt(hit.index);
+        if (inScope(owner[k])) scanLine(k);
+        from = k + 1 < starts.length ? starts[k + 1] : text.length;
+      }
     } else {
       // A regex with no literal every match must contain: RE2 searches windows of whole lines (crossing into
       // WASM per line would cost ~4 µs × lines). RE2 copies its input on every call, so a window starts at one

@@ -155,6 +155,7 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   const fold = spec.ignoreCase || inlineCase;
   const lit = requiredLiteral(spec.source);
   const js = analyzeRegex(spec.source).linearOnV8 ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
+  const jsText = js ? tryJsRegex(spec.source, spec.ignoreCase, 'gm') : undefined;
   // Should RE2 refuse a regex validation accepted (validateRegex may ask V8 alone), V8 may stand in only where it
   // runs in linear time; anything else is a rule error, never a backtracking V8 run.
   const refused = (): never => {
@@ -165,6 +166,12 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
     engine: js ? 'v8' : 're2',
     cheapPerLine: !!js,
     nextInText(text, from) {
+      if (jsText) {
+        // V8 runs it in linear time on any text (see analyzeRegex), and reads the string in place: one pass.
+        jsText.lastIndex = from;
+        const m = jsText.exec(text);
+        return m ? { index: m.index, length: m[0].length } : undefined;
+      }
       return withRe2(
         spec.source,
         spec.ignoreCase ? 'gimu' : 'gmu',
