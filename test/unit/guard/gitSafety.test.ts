@@ -9,6 +9,7 @@ import { branchChanges, fileChanges, repoRoot, stagedChanges, worktreeChanges } 
 import { guardCheck } from '../../../src/core/guard/check';
 import { installHooks } from '../../../src/core/guard/hookInstaller';
 import { dirty, makeHostileRepo } from '../../helpers/hostileRepo';
+import { guardSourceForFile } from '../../../src/extension/guardSource';
 
 // Issue 13 defect 7: a repository's own config made our git calls execute its programs. Every git call of the
 // product goes through src/core/git/run.ts; these run each of them against a hostile repository.
@@ -87,4 +88,24 @@ test('every git process the product starts goes through src/core/git/run.ts', as
   };
   walk(src);
   assert.deepEqual(offenders, []);
+});
+
+test("the editor's on-save source runs no repository-configured program; outside a repository it reads only workspace files", { timeout: 120_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'k0git-'));
+  try {
+    const r = makeHostileRepo(join(tmp, 'repo'), join(tmp, 'marker'));
+    dirty(r);
+    const edited = await guardSourceForFile(r.root, join(r.root, 'a.ts'));
+    assert.equal(edited.kind, 'diff');
+    assert.match(edited.kind === 'diff' ? edited.diff : '', /^\+eval\(x\);$/m);
+    const untracked = await guardSourceForFile(r.root, join(r.root, 'c.ts'));
+    assert.deepEqual(untracked, { kind: 'files', root: r.root, files: [join(r.root, 'c.ts')] });
+    assert.equal(r.ran(), '', `repository-configured programs ran: ${r.ran()}`);
+    const ws = join(tmp, 'plain');
+    execFileSync('mkdir', ['-p', ws]);
+    writeFileSync(join(tmp, 'elsewhere.ts'), 'eval(1)\n');
+    assert.equal((await guardSourceForFile(ws, join(tmp, 'elsewhere.ts'))).kind, 'none', 'a file outside the workspace and outside any repository');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
