@@ -65,6 +65,11 @@ function checkCwd(cwd: string): void {
   if (!st.isDirectory()) throw new K0Error('NOT_A_GIT_REPO', `${cwd} is not a folder (a repository path must name a folder)`);
 }
 
+/** A NUL byte cannot be passed to a process: say so with a code instead of Node's TypeError. */
+function checkArgs(args: string[]): void {
+  if (args.some((a) => a.includes('\0'))) throw new K0Error('INVALID_ARGUMENT', 'a git argument (branch, path) contains a NUL byte');
+}
+
 function fullArgs(args: string[], opts: GitRunOptions, filters: string[]): string[] {
   return [...HARDENING, ...(opts.keepHooksPath ? [] : NO_HOOKS), ...filters, ...args];
 }
@@ -107,6 +112,7 @@ function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv): Promise
 /** Runs `git <args>` in `cwd` with the hardening above; resolves stdout, rejects with a coded K0Error. */
 export async function runGit(cwd: string, args: string[], opts: GitRunOptions = {}): Promise<string> {
   checkCwd(cwd);
+  checkArgs(args);
   const env = gitEnv(opts.env);
   let filters: string[] = [];
   if (opts.worktree) {
@@ -123,6 +129,7 @@ export async function runGit(cwd: string, args: string[], opts: GitRunOptions = 
 /** Synchronous form for the installers (they run once, interactively). Same hardening. */
 export function runGitSync(cwd: string, args: string[], opts: GitRunOptions = {}): string {
   checkCwd(cwd);
+  checkArgs(args);
   const env = gitEnv(opts.env);
   let filters: string[] = [];
   if (opts.worktree) {

@@ -49,5 +49,9 @@ export function checkRequestPaths(opts: { cwd: string; repoPath?: string; files?
     }
     if (!st.isDirectory()) throw new K0Error('INVALID_ARGUMENT', `repo_path ${JSON.stringify(opts.repoPath)} is not a folder`);
   }
-  if (confineTo) for (const f of opts.files ?? []) assertInside(confineTo, f, 'file', cwd);
+  for (const f of confineTo ? (opts.files ?? []) : []) {
+    const abs = assertInside(confineTo!, f, 'file', cwd);
+    // Git's own folder is not project source (its config may hold credentials in remote URLs).
+    if (relative(realish(confineTo!), realish(abs)).split(sep).includes('.git')) throw new K0Error('INVALID_ARGUMENT', `file ${JSON.stringify(f)} is inside a .git folder, not a project file`);
+  }
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { K0Error } from '../errors';
+import { isK0Error, K0Error } from '../errors';
 import { GIT_DIFF_SAFE, runGit } from '../git/run';
 import { isInside } from './confine';
 import { parseUnifiedDiff } from './diffParser';
@@ -70,6 +70,7 @@ export async function branchChanges(root: string, base: string): Promise<Changed
   try {
     mergeBase = (await runGit(root, ['merge-base', base, 'HEAD'])).trim();
   } catch (err) {
+    if (isK0Error(err) && err.code === 'INVALID_ARGUMENT') throw err;
     throw new K0Error('GIT_FAILED', `no merge-base between '${base}' and HEAD: ${(err as Error).message}`);
   }
   const [diff, untracked] = await Promise.all([runGit(root, [...GIT_DIFF, mergeBase, '--'], { worktree: true }), untrackedFiles(root)]);

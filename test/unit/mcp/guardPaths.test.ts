@@ -57,6 +57,9 @@ test('guard_check: files and repo_path outside the project are PATH_OUTSIDE_VAUL
     }
     const notFolder = await call({ repo_path: 'README.md' });
     assert.match(notFolder.text, /^INVALID_ARGUMENT: .*not a folder/);
+    assert.match((await call({ files: ['.git/config'] })).text, /^INVALID_ARGUMENT: .*\.git folder/);
+    assert.match((await call({ branch: 'main\u0000' })).text, /^INVALID_ARGUMENT: .*NUL/);
+    assert.match((await call({ branch: '--output=/tmp/x' })).text, /^INVALID_ARGUMENT: /);
 
     // The worktree source lists the untracked link; it is skipped, never read.
     const wt = await call({});
