@@ -52,6 +52,16 @@ function addedLine(ext: string, i: number, violate: boolean): string {
   }
 }
 
+function contextLine(ext: string, name: string): string {
+  switch (ext) {
+    case 'ts': return `  const ${name} = 1;`;
+    case 'py': return `    ${name} = 1`;
+    case 'go': return `\t${name} := 1`;
+    case 'rs': return `    let ${name} = 1;`;
+    default: return `  SELECT ${name} FROM t;`;
+  }
+}
+
 function makeDiff(violations: number): string {
   const parts: string[] = [];
   let placed = 0;
@@ -62,7 +72,8 @@ function makeDiff(violations: number): string {
     for (let h = 0; h < 2; h++) {
       const start = 10 + h * 40;
       parts.push(`@@ -${start},13 +${start},23 @@ fn ctx() {`);
-      for (let c = 0; c < 3; c++) parts.push(` context ${c}`);
+      // Context lines are code of the file's language, as in a real diff (the parser then has nothing to recover from).
+      for (let c = 0; c < 3; c++) parts.push(' ' + contextLine(ext, `head${h}_${c}`));
       parts.push('-removed forbidden_call_0(1)');
       parts.push('-removed line');
       for (let a = 0; a < 10; a++) {
@@ -70,7 +81,7 @@ function makeDiff(violations: number): string {
         if (violate) placed++;
         parts.push('+' + addedLine(ext, f * 100 + h * 10 + a, violate));
       }
-      for (let c = 0; c < 8; c++) parts.push(` context tail ${c}`);
+      for (let c = 0; c < 8; c++) parts.push(' ' + contextLine(ext, `tail${h}_${c}`));
     }
   }
   return parts.join('\n') + '\n';
