@@ -55,7 +55,9 @@ export function registerConsoleTests(): void {
       const notesRoot = join(workspaceRoot(), '.k0maru', 'wiki');
       // The index is a port here: a fake that knows the paths listed, so the path rules are tested one by one.
       const indexed = new Set(['02_Architecture/ADR-001-redis-lock.md', '../README.md', 'escape.md']);
-      const project = { paths: { notesRoot }, index: { get: (_sql: string, params?: unknown[]) => (indexed.has(String(params?.[0])) ? { found: 1 } : null) } };
+      const root = workspaceRoot();
+      const paths = { projectRoot: root, k0Dir: join(root, '.k0maru'), notesRoot, indexPath: join(root, '.k0maru', 'index.db'), refsDir: join(root, '.k0maru', 'refs'), configPath: join(root, '.k0maru', 'config.json') };
+      const project = { paths, index: { get: (_sql: string, params?: unknown[]) => (indexed.has(String(params?.[0])) ? { found: 1 } : null) } };
       const open = (path: string, line?: number) => openNoteInEditor(consoleCore, project as never, { path, line }, 'sidebar');
       const code = (p: Promise<unknown>) => p.then(() => 'opened', (e: { code?: string }) => e.code ?? String(e));
 
