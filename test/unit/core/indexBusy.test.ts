@@ -23,18 +23,25 @@ interface Holder {
 
 /** Starts the other process and resolves once it holds the lock for the first time. */
 function holdLock(indexPath: string, holdMs: number, gapMs: number): Promise<Holder> {
-  const child = spawn(process.execPath, [HOLDER, indexPath, String(holdMs), String(gapMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HOLDER, indexPath, String(holdMs), String(gapMs)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!out.startsWith('holding\n')) reject(new Error(`the lock holder exited (${code}) before holding the lock: ${err}`));
+    });
     child.stdout!.on('data', (d) => {
       out += d;
       if (out.startsWith('holding\n') && !out.includes('cycles')) {
         resolve({
           child,
           stop: () =>
-            new Promise((done) => {
-              child.on('close', () => done(Number(/cycles (\d+)/.exec(out)?.[1] ?? -1)));
+            new Promise((done, fail) => {
+              const finish = () => (/cycles (\d+)/.test(out) ? done(Number(/cycles (\d+)/.exec(out)![1])) : fail(new Error(`the lock holder failed: ${err}`)));
+              if (child.exitCode !== null || child.signalCode !== null) return finish();
+              child.on('close', finish);
               child.stdin!.end();
             }),
         });
@@ -49,7 +56,7 @@ function vault(): TempVault {
   return tempVault({ '00_Meta/vision.md': '# Vision\nA memory for agents.\n', '02_Architecture/adr-001-no-console.md': ADR, 'n/redis.md': '# Redis locks\nAcquire a redis mutex before charging.\n' });
 }
 
-test('a lock held past the budget is INDEX_BUSY from every kind of access, the rule store\'s schema exec included', async () => {
+test('a lock held past the budget is INDEX_BUSY from every kind of access, the rule store\'s schema exec included', { timeout: 120_000 }, async () => {
   const v = vault();
   try {
     const p = openProject({ vault: v.root });
@@ -84,7 +91,7 @@ test('a lock held past the budget is INDEX_BUSY from every kind of access, the r
   }
 });
 
-test('prepared statements that met the lock keep working once it is free (no "could not reset statement")', async () => {
+test('prepared statements that met the lock keep working once it is free (no "could not reset statement")', { timeout: 120_000 }, async () => {
   const v = vault();
   try {
     const p = openProject({ vault: v.root });
@@ -103,7 +110,7 @@ test('prepared statements that met the lock keep working once it is free (no "co
   }
 });
 
-test('under contention (the lock held 300 ms of every 315 ms) MCP tool calls and CLI commands wait, they do not fail', async () => {
+test('under contention (the lock held 300 ms of every 315 ms) MCP tool calls and CLI commands wait, they do not fail', { timeout: 120_000 }, async () => {
   ensureBuilt();
   const v = vault();
   const transport = new StdioClientTransport({ command: process.execPath, args: [DIST_MCP, '--vault', v.root], cwd: v.root, env: { PATH: process.env.PATH ?? '', HOME: v.root }, stderr: 'pipe' });
