@@ -2,7 +2,7 @@ import type { AdrSource } from './adrSource';
 import { frontmatterScopes } from './ruleSection';
 import { readScopeLine } from './scopeLines';
 import { decisionSentences, type ProseSentence } from './proseSentences';
-import { codeSpanPattern, escapeRegex, scopeGlob, type SpanPattern } from './inferredPatterns';
+import { codeSpanPattern, escapeRegex, scopeGlob, verbSpanPattern, type SpanPattern } from './inferredPatterns';
 import {
   UNDECIDED,
   RE_ACTIVE,
@@ -27,6 +27,12 @@ import {
   MAX_SENTENCES,
   MAX_RULES,
   STRONG_REQUIRE,
+  THIRD_PERSON,
+  CODE_SUBJECT,
+  GENERIC_SUBJECT,
+  CALL_VERB,
+  NEW_VERB,
+  CONDITION,
 } from './inferredGrammar';
 import type { AdrRules, GuardRule, InferredSetting, PatternSpec, RequireWindow } from './types';
 import { ruleKey } from './ruleKey';
@@ -208,7 +214,8 @@ export function inferSentence(sentence: string): { rules: InferredRuleDraft[] } 
       const named = targets.map((i) => `\`${spans[i].text}\``).join(', ');
       return { ambiguous: `the sentence limits ${named} to a place named in words; write it as \`- deny: … | in: <glob>\` in the ADR's Rules section` };
     }
-    if (!found.only && (WORD_SCOPE.test(withoutPathSpans(whole, spans)) || SUBJECT_SCOPE.test(subject.replace(/§\d+§/g, '')))) {
+    const generic = GENERIC_SUBJECT.test(subject.trim());
+    if (!found.only && (WORD_SCOPE.test(withoutPathSpans(whole, spans)) || (!generic && SUBJECT_SCOPE.test(subject.replace(/§\d+§/g, ''))))) {
       const named = targets.map((i) => `\`${spans[i].text}\``).join(', ');
       return { ambiguous: `the sentence limits ${named} to files named in words; write it as \`- deny: … | in: <glob>\` in the ADR's Rules section` };
     }
@@ -219,9 +226,15 @@ export function inferSentence(sentence: string): { rules: InferredRuleDraft[] } 
     }
     const drafts: InferredRuleDraft[] = [];
     for (const i of targets) {
-      const p = codeSpanPattern(spans[i].text, masked.replace(/§\d+§/g, ' '));
+      const p = (found.verb && verbSpanPattern(spans[i].text, found.verb)) || codeSpanPattern(spans[i].text, masked.replace(/§\d+§/g, ' '));
       if (!p) continue;
-      drafts.push({ ...draftOf(p, scope, clause.remediation ?? found.remediation, spans), span: spans[i].text });
+      // What the sentence says but no pattern can check is said in the rule's text, so no one reads more into it.
+      const notes = [
+        ...(generic ? [`"${subject.trim()}" is not checked: applies to all files`] : []),
+        ...(found.condition ? [`the condition "${unmask(found.condition, spans)}" is not checked`] : []),
+      ];
+      const d = draftOf(p, scope, clause.remediation ?? found.remediation, spans);
+      drafts.push({ ...d, describe: notes.length ? `${d.describe}; ${notes.join('; ')}` : d.describe, span: spans[i].text });
     }
     if (drafts.length) return { rules: drafts };
   }
@@ -290,6 +303,10 @@ interface Found {
   subject?: string;
   only?: boolean;
   remediation?: string;
+  /** How the clause uses the span ("call `constantize`", "instantiate `HttpClient`"). */
+  verb?: 'call' | 'new';
+  /** A condition after the span the guard cannot check ("on user input"). */
+  condition?: string;
 }
 
 /** Which code spans the clause forbids, by the first grammar that reads it. */
@@ -301,8 +318,12 @@ function denyTargets(c: string): Found | undefined {
   m = RE_ACTIVE.exec(c) ?? RE_SUCH_AS.exec(c) ?? RE_NO.exec(c);
   if (m) {
     const before = c.slice(0, m.index);
+    // "This design avoids …", "The approach never uses …": third-person present describes; "New code avoids …" decides.
+    if (THIRD_PERSON.test(m[0]) && !CODE_SUBJECT.test(before.trim())) return undefined;
+    const rest = c.slice(m.index + m[0].length);
+    const verb = NEW_VERB.test(m[0]) ? 'new' : CALL_VERB.test(m[0]) ? 'call' : undefined;
     // "Frontend code must not …": the subject is a scope in words. Imperatives ("Do not …") have none.
-    return { list: m[1], subject: before, remediation: positiveTail(c.slice(m.index + m[0].length)) };
+    return { list: m[1], subject: before, remediation: positiveTail(rest), verb, condition: CONDITION.exec(rest)?.[1] };
   }
   for (const re of [RE_INSTEAD, RE_PREFER, RE_REPLACE, RE_REPLACED, RE_AWAY, RE_FAVOUR]) {
     m = re.exec(c);

@@ -8,8 +8,8 @@ export const UNDECIDED = new Set(['proposed', 'draft', 'rfc', 'open', 'pending',
 
 const SL = '§\\d+§(?:\\s*(?:,|,?\\s*and|,?\\s*or|\\/|,?\\s*nor|,?\\s*as\\s+well\\s+as)\\s*§\\d+§)*';
 const NOUN = '(?:\\s+(?:library|libraries|package|packages|module|modules|function|functions|method|methods|calls?|apis?|types?|components?|patterns?|hooks?|class(?:es)?|keywords?|statements?|imports?|dependenc(?:y|ies)|directives?|flags?|options?|props?|helpers?|utilit(?:y|ies)|operators?|syntax|annotations?|decorators?|macros?|globals?|objects?|interfaces?|propert(?:y|ies)|constructs?|comments?|tags?|attributes?|approach|style|idiom|wrappers?|clients?))?';
-const NEG = "(?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|shall\\s+not|will\\s+not|won['’]t|cannot|can['’]t|may\\s+not|are\\s+not\\s+to|is\\s+not\\s+to|(?:are|am|is)\\s+not\\s+going\\s+to|we['’]re\\s+not\\s+going\\s+to|no\\s+longer|avoid|refrain\\s+from|stop|ban|forbid|prohibit|disallow)";
-const VERBS = '(?:\\s+(?:be|from|use|using|used|import|importing|imported|call|calling|called|add|adding|added|introduce|introducing|depend\\s+on|depending\\s+on|rely\\s+on|relying\\s+on|write|writing|reference|referencing|install|installing|include|including|pull\\s+in|bring\\s+in|invoke|invoking|reach\\s+for|the\\s+use\\s+of|use\\s+of|usage\\s+of|uses\\s+of|any|the|new|direct|directly|raw|manual|manually|ever|again|anymore|any\\s+more|more|further|calls?\\s+to|imports?\\s+of|explicit|explicitly|global|plain|bare|a|an)\\b)*';
+const NEG = "(?:do\\s+not|don['’]t|does\\s+not|doesn['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|shall\\s+not|will\\s+not|won['’]t|cannot|can['’]t|may\\s+not|are\\s+not\\s+to|is\\s+not\\s+to|(?:are|am|is)\\s+not\\s+going\\s+to|we['’]re\\s+not\\s+going\\s+to|no\\s+longer|avoids?|refrain\\s+from|stop|ban|forbid|prohibit|disallow)";
+const VERBS = '(?:\\s+(?:be|from|use|uses|using|used|import|imports|importing|imported|call|calls|calling|called|instantiate|instantiates|instantiating|construct|constructs|invokes|add|adding|added|introduce|introducing|depend\\s+on|depending\\s+on|rely\\s+on|relying\\s+on|write|writing|reference|referencing|install|installing|include|including|pull\\s+in|bring\\s+in|invoke|invoking|reach\\s+for|the\\s+use\\s+of|use\\s+of|usage\\s+of|uses\\s+of|any|the|new|direct|directly|raw|manual|manually|ever|again|anymore|any\\s+more|more|further|calls?\\s+to|imports?\\s+of|explicit|explicitly|global|plain|bare|a|an)\\b)*';
 const PASSIVE = '(?:(?:must|should|shall|may|can|will)\\s+(?:not|never|no\\s+longer)\\s+(?:be\\s+)?(?:used|imported|called|added|introduced|referenced|installed|included|allowed|permitted|invoked|relied\\s+(?:up)?on)|(?:cannot|can[\'’]t|mustn[\'’]t|shouldn[\'’]t|won[\'’]t)\\s+be\\s+(?:used|imported|called|added|introduced|allowed|permitted)|(?:is|are|will\\s+be|shall\\s+be|should\\s+be|must\\s+be|is\\s+now|are\\s+now)\\s+(?:now\\s+)?(?:forbidden|prohibited|banned|disallowed|not\\s+allowed|not\\s+permitted|deprecated|avoided|discouraged|off-limits|not\\s+to\\s+be\\s+used)|(?:is|are)\\s+not\\s+(?:to\\s+be\\s+)?(?:used|allowed|permitted))';
 const PRE = '(?:(?:the|any|all|new|direct|raw)\\s+)*(?:(?:use|usage|uses|import|imports|calls?|references?)\\s+(?:of|to)\\s+)?(?:the\\s+)?';
 
@@ -51,3 +51,17 @@ export const LEADING_PLACE = /^(?:in|within|inside|for|under|across|on)\s+(?!(?:
 export const MAX_SENTENCES = 300;
 export const MAX_RULES = 100;
 export const STRONG_REQUIRE = /\b(?:every|each)\b[^;]*\b(?:must|shall|needs?\s+to|has\s+to|always)\b/i;
+/** Third-person forms ("New code avoids …", "Code does not import …"): a decision only when the subject is code itself. */
+export const THIRD_PERSON = /^\W*(?:does\s+not|doesn['’]t|avoids|(?:never|no\s+longer)\s+(?:uses|imports|calls|invokes|instantiates|constructs))\b/i;
+export const CODE_SUBJECT = /^(?:(?:all|new|our|any)\s+)*code$/i;
+/**
+ * A plural kind of code as the subject of a present-tense rule ("New components avoid …", "Handlers never use …",
+ * "Services do not import …"): generic, so the rule applies to all files (the kind names no folder a glob could
+ * stand for; the report says so). Qualified subjects ("Frontend components", "Test helpers") stay scopes in words.
+ */
+export const GENERIC_SUBJECT = /^(?:(?:all|new|our|any)\s+)?(?:components|handlers|services|controllers|modules|classes|functions|hooks|views|models|workers|jobs|endpoints|routes|resolvers|repositories)$/i;
+/** Verbs of the deny clause that say how the span is used: called (a method, not a package) or constructed. */
+export const CALL_VERB = /\b(?:call|calls|calling|invoke|invokes|invoking)\b/i;
+export const NEW_VERB = /\b(?:instantiat\w*|construct|constructs|constructing)\b/i;
+/** A condition after the forbidden span ("… `constantize` on user input"): the guard cannot check it. */
+export const CONDITION = /^\s*(?:directly\s+)?((?:on|with|against|when|whenever|if|while)\s+(?!§)[^,;§]*[^,;§\s.])/i;

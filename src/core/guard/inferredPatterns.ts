@@ -115,3 +115,20 @@ export function codeSpanPattern(span: string, sentence: string): SpanPattern | u
   const anywhere = /\bcomments?\b|\bdirectives?\b/i.test(sentence);
   return { pattern: { type: 'literal', source: t, ignoreCase: false }, langs: [], context: anywhere ? 'anywhere' : 'code', describe: `deny: ${t}` };
 }
+
+/**
+ * A span the sentence says not to call or instantiate: an identifier or member is then a method or class, never
+ * a package ("Never call `constantize`" is Ruby's `.constantize`, not an import of a gem). Instantiation is the
+ * `new` expression only, so a type annotation or an import of the class is not a finding. Undefined: not such a
+ * span (a call shape, a package path, text), and codeSpanPattern decides.
+ */
+export function verbSpanPattern(span: string, verb: 'call' | 'new'): SpanPattern | undefined {
+  const t = span.trim();
+  if (!IDENT.test(t) && !MEMBER.test(t)) return undefined;
+  const name = t.replace(/#/g, '.');
+  if (verb === 'new') {
+    if (!/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(name)) return undefined;
+    return { pattern: { type: 'regex', source: `\\bnew\\s+${escapeRegex(name)}\\b`, ignoreCase: false }, langs: [], context: 'code-strict', describe: `deny new ${name}` };
+  }
+  return { pattern: wordPattern(name, false), langs: CODE_WORDS[name.toLowerCase()] ?? [], context: 'code-strict', describe: `deny ${name}` };
+}

@@ -22,7 +22,7 @@ import { fileCacheByDefault, openRuleCacheFile, type RuleCacheFile } from './rul
  * Bump when the rule grammar or compiled shape changes: cached rows from an older parser are then ignored. (The
  * cache file is also keyed by the build's code files, so a forgotten bump costs the index cache only.)
  */
-export const PARSER_VERSION = 'g2';
+export const PARSER_VERSION = 'g3';
 
 /** The subset of the index's database handle the cache needs (IndexDb satisfies it). */
 export interface RuleCacheDb {
