@@ -3,11 +3,12 @@ import { join, relative, resolve } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { locateVault, type VaultPaths } from '../vault/paths';
 import { parseUnifiedDiff } from './diffParser';
-import { branchChanges, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
+import { branchChanges, git, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
+import { unmatchedScopeDiagnostics } from './scopeCheck';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources } from '../vault/noteSources';
-import type { AdrRules, ChangedFile, GuardResult, GuardRule } from './types';
+import type { AdrRules, ChangedFile, GuardDiagnostic, GuardResult, GuardRule } from './types';
 import { projectMatches } from './project';
 import { checkRequestPaths, isInside } from './confine';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
@@ -82,6 +83,9 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
   const rules: GuardRule[] = applyInferredPolicy(active.flatMap((a) => a.rules), vaultInferredSetting(paths));
+  // A typo'd scope silently disables its rules: said in every check, at the cost of one `git ls-files` that runs
+  // beside the diff, only when some active rule has an include glob. A diagnostic, never a violation.
+  const scopeDiags = unmatchedScopes(root, rules);
   const files = await pending;
   trace(`diff ready (${files.length} files)`);
 
@@ -96,7 +100,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     ok: errors === 0 && (!strict || violations.length === 0),
     strict,
     violations,
-    diagnostics: active.flatMap((a) => a.diagnostics),
+    diagnostics: [...active.flatMap((a) => a.diagnostics), ...(await scopeDiags)],
     stats: {
       rules: rules.length,
       adrs: active.length,
@@ -107,6 +111,17 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     },
     source,
   };
+}
+
+/** `rule.scope-matches-nothing` against the tracked and untracked-unignored files; no repository → none. */
+async function unmatchedScopes(root: string, rules: GuardRule[]): Promise<GuardDiagnostic[]> {
+  if (!rules.some((r) => r.include.length || r.scopes?.some((s) => s.polarity === 'include'))) return [];
+  try {
+    const out = await git(root, ['-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+    return unmatchedScopeDiagnostics(rules, out.split('\0').filter(Boolean));
+  } catch {
+    return [];
+  }
 }
 
 /** The vault, the project's ADR folders and `.k0maru/` are never audited: ADRs quote the very code they forbid. */

@@ -2,7 +2,7 @@ import type { ParsedNote } from '../vault/markdown';
 import { scanAdr, sourceFromNote, type AdrSource } from './adrSource';
 import { resolveLangNames } from './languages';
 import { frontmatterScopes, headingScope, linesAbove, walkSection, type PendingRule, type ScopeDecl } from './ruleSection';
-import { linesPerList, nestScopes, origins, unreadable, type ScopeCtx } from './ruleScopes';
+import { linesPerList, nestScopes, origins, sectionLevels, unreadable, type ScopeCtx } from './ruleScopes';
 import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
 import { explicitHint, readRequireSentence } from './sentenceRequire';
 import { peelParens, readTrailingWords, type WordMods } from './wordModifiers';
@@ -77,6 +77,7 @@ export function rulesFromSource(note: AdrSource, relPath: string, validateRegex?
 function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, counter: { n: number }, outer: ScopeDecl[][], validate?: RegexValidator): void {
   const blocks = walkSection(note, from, to, counter, (code, message, line) => diag(out, code, message, line));
   const reported = new Set<ScopeDecl>();
+  const conflicts = new Set<ScopeDecl>();
   const report = (d: ScopeDecl) => {
     if (!d.unclear || reported.has(d)) return;
     reported.add(d);
@@ -91,7 +92,7 @@ function parseSection(note: AdrSource, from: number, to: number, out: AdrRules, 
     const inc = linesPerList(b.lines, b.lists.length, 'include');
     const exc = linesPerList(b.lines, b.lists.length, 'exclude');
     b.lists.forEach((list, li) => {
-      const levels: ScopeDecl[][] = [list.scopes, inc[li], bi > 0 ? topDecls : [], ...outer];
+      const levels: ScopeDecl[][] = [list.scopes, ...sectionLevels(inc[li], exc[li], out, conflicts), bi > 0 ? topDecls : [], ...outer];
       const excl: ScopeDecl[] = [...list.scopes, ...exc[li], ...(bi > 0 ? topDecls : []), ...outer.flat()];
       const all = [...levels.flat(), ...excl];
       for (const d of all) report(d);

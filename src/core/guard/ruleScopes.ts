@@ -88,3 +88,34 @@ export function nestScopes(rule: GuardRule, ctx: ScopeCtx, out: AdrRules): void 
     diag(out, 'rule.contradictory-scope', `rule '${rule.text}' can never fire: ${problems.join('; ')}. It is kept with all its scopes, so it fires nowhere; fix the ADR`, rule.line);
   }
 }
+
+/**
+ * Section lines that govern the same list, read as a reader would: each line is its own condition, so two
+ * "Applies to" lines intersect ("Applies to: `services/**`" then "Only in `*.go` files" narrows). When two of them
+ * share no file, or a "Does not apply to" line excludes everything an "Applies to" line includes, the ADR
+ * contradicts itself: `rule.contradictory-scope` at the later line, and the rules fire nowhere (never outside
+ * either scope). `seen` keeps one diagnostic per line across the lists the lines govern.
+ */
+export function sectionLevels(inc: ScopeDecl[], exc: ScopeDecl[], out: AdrRules, seen: Set<ScopeDecl>): ScopeDecl[][] {
+  const byLine = new Map<number, ScopeDecl[]>();
+  for (const d of inc) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
+  const levels = [...byLine.values()];
+  const globs = (ds: ScopeDecl[]) => ds.flatMap((d) => d.include.flatMap((u) => u.globs));
+  for (let i = 1; i < levels.length; i++) {
+    const later = levels[i][0];
+    for (let j = 0; j < i; j++) {
+      if (seen.has(later) || !disjoint(globs(levels[j]), globs(levels[i]))) continue;
+      seen.add(later);
+      diag(out, 'rule.contradictory-scope', `scope line '${later.written}' shares no file with line ${levels[j][0].line} ('${levels[j][0].written}'): both govern the same rules, so they must both hold and the rules fire nowhere; fix the ADR`, later.line);
+    }
+  }
+  for (const e of exc) {
+    if (seen.has(e) || e.level !== 'section') continue;
+    const excluded = e.exclude.flatMap((u) => u.globs);
+    const hit = levels.find((l) => covers(excluded, globs(l)));
+    if (!hit) continue;
+    seen.add(e);
+    diag(out, 'rule.contradictory-scope', `scope line '${e.written}' excludes every file that line ${hit[0].line} ('${hit[0].written}') applies to: the rules it governs fire nowhere; fix the ADR`, e.line);
+  }
+  return levels;
+}

@@ -25,7 +25,7 @@ export interface SentenceResult {
   error?: string;
 }
 
-const TRIGGER_WORD = /\b(every|each|new|any|all|when|whenever|wherever|before|per|containing)\b/;
+const TRIGGER_WORD = /\b(every|each|new|any|all|when|whenever|wherever|before|after|per|containing)\b/;
 const JOIN = /^\s*(,\s*(and|or|and\/or)?|and|or|and\/or|\/)\s*$/i;
 const NEGATION = /\b(no|not|never|without|don't|mustn't|cannot|can't|forbid\w*|avoid\w*|disallow\w*)\b/i;
 const SCOPE_BEFORE = /(?:^|\s)(only\s+in|only\s+under|in|under|within|inside|outside(?:\s+of)?|except\s+in|except|not\s+in|excluding)\s+(?:(?:the|any|all|files?|code|folders?|director(?:y|ies)|of)\s+)*$/i;
@@ -34,11 +34,11 @@ const REMEDIATION = /(\s+(?:because|since|so\s+that)\s+|\s+[—–]\s+|\s+-\s+|;
 /** Position words → the require window; a conflict (two different windows) is reported, not resolved. */
 export function windowFromWords(text: string): { window?: RequireWindow; conflict?: string } {
   let w = ` ${text.toLowerCase().replace(/\s+/g, ' ')} `;
-  const found: { win: RequireWindow; what: string }[] = [];
-  const take = (re: RegExp, win: (m: RegExpExecArray) => RequireWindow) => {
+  const found: { win: RequireWindow; what: string; bare?: boolean }[] = [];
+  const take = (re: RegExp, win: (m: RegExpExecArray) => RequireWindow, bare?: boolean) => {
     const m = re.exec(w);
     if (!m) return false;
-    found.push({ win: win(m), what: m[0].trim() });
+    found.push({ win: win(m), what: m[0].trim(), bare });
     w = w.replace(re, ' ');
     return true;
   };
@@ -49,16 +49,19 @@ export function windowFromWords(text: string): { window?: RequireWindow; conflic
   if (take(/\b(?:preceded by|before|above)\b.*?\bwithin (\d{1,3}) lines?\b/, (m) => ({ kind: 'above', lines: n(m) }))) (placed = true), (w = w.replace(/\b(?:above|before|preceding|precedes|preceded by)\b/g, ' '));
   if (!placed && !take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:above|before|preceding)\b|\b(\d{1,3}) lines? (?:above|before)\b/, (m) => ({ kind: 'above', lines: Math.min(200, Number(m[1] ?? m[2])) }))) {
     if (!take(/\b(?:(?:directly|immediately|right|just) (?:above|before|preceding)|(?:the )?(?:previous|preceding|prior) line|line (?:directly |immediately |right |just )?(?:above|before))\b/, () => ({ kind: 'above', lines: 1 }))) {
-      take(/\b(?:above|before|preceding|precedes|preceded by)\b/, () => ({ kind: 'above', lines: 3 }));
+      take(/\b(?:above|before|preceding|precedes|preceded by)\b/, () => ({ kind: 'above', lines: 3 }), true);
     }
   }
   if (!placed && !take(/\b(?:within|in) (?:the )?(\d{1,3}) lines? (?:below|after|following)\b/, (m) => ({ kind: 'below', lines: n(m) }))) {
     if (!take(/\b(?:(?:directly|immediately|right|just) (?:below|after|following)|(?:the )?(?:next|following) line|line (?:directly |immediately |right |just )?(?:below|after))\b/, () => ({ kind: 'below', lines: 1 }))) {
-      take(/\b(?:below|after|following|followed by)\b/, () => ({ kind: 'below', lines: 3 }));
+      take(/\b(?:below|after|following|followed by)\b/, () => ({ kind: 'below', lines: 3 }), true);
     }
   }
   take(/\b(?:same line|(?:on|in) (?:that|the|its|this|each|every) line|on one line)\b/, () => ({ kind: 'line' }));
   take(/\b(?:(?:anywhere |somewhere |elsewhere )?(?:in|within) (?:the|that|this|its|each|every|a) (?:same )?file|file[- ]wide|per file|files? (?:that )?(?:contain|containing|with|uses?|using)|at the top of (?:the|every|each|any) file|also contains?)\b/, () => ({ kind: 'file' }));
+  // "`mu.Lock()` in the file before any `shared[`": a bare before / after next to an explicit position orders the
+  // trigger (it is the trigger word); the explicit position is the window. Two explicit positions still conflict.
+  if (found.length > 1 && found.some((f) => !f.bare)) found.splice(0, found.length, ...found.filter((f) => !f.bare));
   if (found.length > 1) return { conflict: `two positions (${found.map((f) => `'${f.what}'`).join(' and ')})` };
   if (found.length === 1) return { window: found[0].win };
   if (/\b(?:pass(?:es|ed|ing)?|with|in the (?:same )?(?:call|statement|expression|invocation)|arguments?|called with|sets?|includes?|has|have|specif(?:y|ies)|uses?|contains?)\b/.test(w)) {
@@ -136,7 +139,7 @@ export function readRequireSentence(text: string): SentenceResult {
   });
   const triggers = spans.filter((s) => s.role === 'trigger');
   const companions = spans.filter((s) => s.role === 'companion');
-  if (!triggers.length) return { ...out, error: 'no code span follows a trigger word (every, each, new, any, when, before)' };
+  if (!triggers.length) return { ...out, error: 'no code span follows a trigger word (every, each, new, any, when, before, after)' };
   if (!companions.length) return { ...out, error: 'every code span reads as a trigger; nothing is required' };
   const companionGroups = companions.filter((c) => !c.joiner).length;
   if (companionGroups > 1) return { ...out, error: `two separate required parts (${companions.map((c) => `\`${c.text}\``).join(', ')})` };
