@@ -33,6 +33,7 @@ import {
   CALL_VERB,
   NEW_VERB,
   CONDITION,
+  RE_MEANS,
 } from './inferredGrammar';
 import type { AdrRules, GuardRule, InferredSetting, PatternSpec, RequireWindow } from './types';
 import { ruleKey } from './ruleKey';
@@ -325,6 +326,8 @@ function denyTargets(c: string): Found | undefined {
     // "Frontend code must not …": the subject is a scope in words. Imperatives ("Do not …") have none.
     return { list: m[1], subject: before, remediation: positiveTail(rest), verb, condition: CONDITION.exec(rest)?.[1] };
   }
+  m = RE_MEANS.exec(c);
+  if (m) return { list: m[1], subject: c.slice(0, m.index) };
   for (const re of [RE_INSTEAD, RE_PREFER, RE_REPLACE, RE_REPLACED, RE_AWAY, RE_FAVOUR]) {
     m = re.exec(c);
     if (!m) continue;

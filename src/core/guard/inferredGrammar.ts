@@ -19,6 +19,8 @@ export const RE_SUCH_AS = new RegExp(`(?:^|[\\s,;:(—–-])${NEG}\\b${VERBS}(?:
 /** A bullet or sentence that starts "No `console.log` …" / "No direct `fetch` calls". */
 export const RE_NO = new RegExp(`(?:^|\\b(?:should|must|shall)\\s+(?:be\\s+|contain\\s+|have\\s+)?)(?:no|zero)\\s+(?:(?:new|direct|more|raw|manual|global|further|additional)\\s+)?(${SL})`, 'i');
 export const RE_PASSIVE = new RegExp(`(?:^|[\\s,;:(—–-])${PRE}(${SL})${NOUN}\\s+${PASSIVE}\\b`, 'i');
+/** "Modules must not be sourced with `?ref=master`": the span is the means the passive forbids (with / using / via / through only; "without" is a requirement). */
+export const RE_MEANS = new RegExp(`(?:^|[\\s,;:(—–-])(?:(?:must|should|shall|may|can|will)\\s+(?:not|never)|cannot|can['’]t|mustn['’]t|shouldn['’]t)\\s+be\\s+[a-z]+ed\\s+(?:with|using|via|through)\\s+(?:(?:the|a|an|any)\\s+)?(${SL})`, 'i');
 export const RE_INSTEAD = new RegExp(`\\b(?:instead\\s+of|rather\\s+than|in\\s+place\\s+of)\\s+(?:(?:using|the|a|an|any)\\s+)*(${SL})`, 'i');
 export const RE_PREFER = new RegExp(`\\b(?:prefer(?:s|red)?|favou?r)\\b[^;]*?\\bover\\s+(?:(?:using|the|a|an|any)\\s+)*(${SL})`, 'i');
 export const RE_REPLACE = new RegExp(`\\breplace\\s+(?:(?:all|any|the|existing|uses\\s+of|usages?\\s+of|calls\\s+to)\\s+)*(${SL})${NOUN}\\s+(?:with|by)\\b`, 'i');

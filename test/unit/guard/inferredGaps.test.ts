@@ -83,3 +83,27 @@ test('through the real check: a generic-subject rule and a call rule fire as adv
     r.dispose();
   }
 });
+
+test('a passive with the means in a code span ("must not be launched with `--inspect-brk`") denies the means', () => {
+  const [r] = rules('Workers must not be launched with `--inspect-brk`.');
+  assert.deepEqual([r.pattern.type, r.pattern.source], ['literal', '--inspect-brk']);
+  assert.equal(inferSentence('Requests must not be sent without `timeout=`.'), undefined, '"without" is a requirement, not a deny');
+  assert.equal(inferSentence('Builds were not run with `--inspect-brk`.'), undefined, 'past');
+});
+
+test('an ADR read in place from docs/architecture/decisions yields the same inferred rules as in the vault (real repo, real check)', async () => {
+  // The held-out miss here was the sentence's grammar (a passive with "with"), not the folder: both places are read.
+  const adr = '# 4. Workers start without a debugger\n\nDate: 2021-06-01\n\n## Status\n\nAccepted\n\n## Context\n\nWe debugged with `--inspect-brk` in production.\n\n## Decision\n\nWorkers must not be launched with `--inspect-brk`; use the remote profiler.\n';
+  for (const where of ['docs/architecture/decisions/0004-workers.md', '.k0maru/wiki/02_Architecture/0004-workers.md']) {
+    const r = makeRepo({ [where]: adr, 'scripts/start.sh': 'node worker.js\n' });
+    try {
+      r.commit('base');
+      r.write('scripts/start.sh', 'node --inspect-brk worker.js\n');
+      r.git('add', '-A');
+      const res = await guardCheck({ cwd: r.root, staged: true, cache: null });
+      assert.deepEqual(res.violations.map((v) => [v.path, v.line, v.severity, v.inferred, v.adrId]), [['scripts/start.sh', 1, 'warning', true, '0004-workers']], where);
+    } finally {
+      r.dispose();
+    }
+  }
+});
