@@ -2,6 +2,7 @@ import { Database, SQLite3Error } from 'node-sqlite3-wasm';
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
+import { anotherHandleMayHoldFile } from './lockHolders';
 import { asideName, headerLooksSound, pruneAsideCopies, secureIndexFiles } from './indexFiles';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
 
@@ -14,9 +15,15 @@ type Params = unknown[] | undefined;
  * WAL, so every other process sees SQLITE_BUSY while one holds it. We keep transactions short (the scanner commits
  * in batches) and retry with back-off — every access, not only writes: a schema `exec` or a `prepare` reads the
  * schema and can meet the lock too. A `.lock` directory older than STALE_LOCK_MS was left by a killed process:
- * no live writer holds the lock that long, so it is removed.
+ * no live writer holds the lock that long, so it is removed. On Linux a lock older than ORPHAN_LOCK_GRACE_MS that no
+ * live process can be holding (nobody else has the file open: lockHolders.ts) is removed at once, so a SIGKILLed
+ * scan costs the next process seconds, not STALE_LOCK_MS. A holder in another PID namespace sharing the folder
+ * (a container) is invisible to that check; it is covered only while its transactions stay shorter than the grace.
  */
 const STALE_LOCK_MS = 15_000;
+/** A lock younger than this is never judged orphaned: the holder check runs only for locks that outlive a busy moment. */
+const ORPHAN_LOCK_GRACE_MS = 3_000;
+const HOLDER_CHECK_EVERY_MS = 250;
 const KEEP_ACROSS_SCHEMAS = new Set(['vectors', 'vector_models']);
 const DEFAULT_BUSY_TIMEOUT_MS = 20_000;
 /**
@@ -76,6 +83,7 @@ export class IndexDb {
   private depth = 0;
   private readonly statements = new Set<{ finalized: boolean; stmt: ReturnType<Database['prepare']> }>();
   private readonly busyTimeoutMs: number;
+  private lastHolderCheck = 0;
   /** While opening, corruption is handled by connect() itself (move aside once, reopen), not by heal(). */
   private connecting = false;
   /** The inode this handle reads: when the path names another file (a process healed it, a person deleted it), we follow. */
@@ -346,12 +354,21 @@ export class IndexDb {
     const lock = `${this.path}.lock`;
     try {
       const st = lstatSync(lock);
-      const age = Date.now() - st.mtimeMs;
-      if (age < STALE_LOCK_MS) return false;
+      const now = Date.now();
+      const age = now - st.mtimeMs;
       // Only ever a real directory (secureIndexFiles moved anything else aside): rmSync never follows a link here.
       if (!st.isDirectory()) return false;
+      let why: string;
+      if (age >= STALE_LOCK_MS) why = `${Math.round(age / 1000)} s old`;
+      else if (age >= ORPHAN_LOCK_GRACE_MS && now - this.lastHolderCheck >= HOLDER_CHECK_EVERY_MS) {
+        // A killed scan's lock would block every other process for STALE_LOCK_MS; where the OS tells who holds the
+        // file open (Linux /proc), a lock nobody can be holding is removed at once.
+        this.lastHolderCheck = now;
+        if (anotherHandleMayHoldFile(this.path) !== false) return false;
+        why = 'no live process has the index open';
+      } else return false;
       rmSync(lock, { recursive: true, force: true });
-      this.log('warn', `removed a stale index lock left by a killed process (${Math.round(age / 1000)} s old)`);
+      this.log('warn', `removed a stale index lock left by a killed process (${why})`);
       return true;
     } catch {
       return false;
