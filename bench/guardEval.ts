@@ -21,7 +21,7 @@ function arg(name: string): string | undefined {
 
 function loadAll(): EvalCase[] {
   const out: EvalCase[] = [];
-  for (const split of ['tune', 'holdout']) {
+  for (const split of ['tune', 'holdout', 'fresh']) {
     const dir = join(CASES, split);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).sort()) if (/\.ya?ml$/.test(f)) out.push(loadCase(join(dir, f)));
