@@ -249,7 +249,10 @@ export class IndexDb {
       });
     return {
       run: (params) => call((s) => s.run(params as never)),
-      get: (params) => call((s) => s.get(params as never) as Row | null),
+      // node-sqlite3-wasm's get() leaves the statement stepped but not reset, and a statement that is not reset keeps
+      // SQLite's read lock — the `.lock` directory — until its next use: every other process then waits. all()
+      // steps to SQLITE_DONE, which releases it (our prepared reads return one row).
+      get: (params) => call((s) => ((s.all(params as never) as Row[])[0] ?? null)),
       all: (params) => call((s) => s.all(params as never) as Row[]),
       finalize: () => {
         if (entry.finalized) return;
