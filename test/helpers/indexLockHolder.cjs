@@ -18,11 +18,13 @@ const sleep = (ms) =>
 let stop = false;
 let cycles = 0;
 
+/** False when told to stop while waiting: a holder that never gets the lock back must still exit. */
 async function acquire() {
   for (;;) {
+    if (stop) return false;
     try {
       db.exec('BEGIN IMMEDIATE');
-      return;
+      return true;
     } catch (err) {
       if (!/locked|busy/i.test(err.message)) throw err;
       await sleep(1);
@@ -32,7 +34,7 @@ async function acquire() {
 
 async function main() {
   while (!stop) {
-    await acquire();
+    if (!(await acquire())) break;
     if (cycles === 0) process.stdout.write('holding\n');
     await sleep(holdMs);
     db.exec('COMMIT');
