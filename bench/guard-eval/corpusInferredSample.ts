@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAdrRules } from '../../src/core/guard/ruleParser';
 import type { GuardRule } from '../../src/core/guard/types';
+import { rng } from '../lib/vaultGen';
 
 const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault');
 const SAMPLE = 50;
@@ -18,17 +19,6 @@ function files(dir: string): string[] {
   });
 }
 
-/** mulberry32: a fixed seed gives the same sample on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const all: GuardRule[] = [];
 const ambiguous: string[] = [];

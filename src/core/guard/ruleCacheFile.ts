@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { AdrRules } from './types';
+import { digest } from './digest';
 
 /**
  * The compiled-rule cache of one-shot processes (the git hook, the CLI): `.k0maru/cache/guard-rules.json`, beside
@@ -67,17 +68,7 @@ function statKey(st: Stats): [number, number, number, number] {
   return [st.mtimeMs, st.ctimeMs, st.size, st.ino];
 }
 
-/** FNV-1a over two lanes: a short, stable digest for the key; nothing here needs a cryptographic hash. */
-export function digest(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
-}
+export { digest };
 
 let codeIdCache: string | undefined;
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { guardCheck, type GuardCheckOptions } from './check';
 import { renderGuardReport } from './report';
 import type { GuardResult } from './types';
+import { digest } from './digest';
 
 /**
  * Claude Code Stop hook policy (exit 2 + stderr = "keep working and fix this"; exit 0 = let the agent stop;
@@ -56,7 +57,7 @@ export async function runStopHook(stdinText: string, base: GuardCheckOptions & {
     return { exitCode: 1, stdout: '', stderr: `k0maru guard (Stop hook) could not run, not blocking: ${(err as Error).message}\n` };
   }
   // Per project + session, outside the repository so it can never be committed.
-  const key = fnv1a(`${cwd}\0${input.session_id ?? ''}`);
+  const key = digest(`${cwd}\0${input.session_id ?? ''}`);
   const statePath = join(tmpdir(), `k0maru-stop-${key}.json`);
   if (result.ok) {
     writeStopState(statePath, undefined);
@@ -78,18 +79,6 @@ export async function runStopHook(stdinText: string, base: GuardCheckOptions & {
   }
   writeStopState(statePath, { session: input.session_id, fingerprint: fp, blocks: blocks + 1 });
   return { exitCode: 2, stdout: '', stderr: `${report}\nFix the violations above (or change the ADR if the decision changed), then finish.\n`, result };
-}
-
-/** A file-name-safe key; node:crypto would cost a module load on every hook run for no security need. */
-function fnv1a(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
 function readStopState(path: string): StopState | undefined {

@@ -52,6 +52,14 @@ function holdLock(indexPath: string, holdMs: number, gapMs: number): Promise<Hol
 
 const ADR = '---\ntitle: ADR-001 No console\ncategory: decision\nstatus: accepted\n---\n# ADR-001 No console\n\nWe log through the logger.\n\n## Guard\n```k0-guard\ndeny: console.log\n```\n';
 
+/** Scans the vault once (and closes it), so the index exists for another process to lock. */
+async function scannedIndex(v: TempVault): Promise<string> {
+  const p = openProject({ vault: v.root });
+  await p.scan();
+  p.close();
+  return join(v.root, '.k0maru', 'index.db');
+}
+
 function vault(): TempVault {
   return tempVault({ '00_Meta/vision.md': '# Vision\nA memory for agents.\n', '02_Architecture/adr-001-no-console.md': ADR, 'n/redis.md': '# Redis locks\nAcquire a redis mutex before charging.\n' });
 }
@@ -161,10 +169,7 @@ function runCli(args: string[], root: string): Promise<{ code: number | null; er
 test('a lock left by a SIGKILLed process is removed as soon as nobody holds the index open, not after 15 s', { timeout: 120_000, skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
   const v = vault();
   try {
-    const p = openProject({ vault: v.root });
-    await p.scan();
-    p.close();
-    const indexPath = join(v.root, '.k0maru', 'index.db');
+    const indexPath = await scannedIndex(v);
     const holder = await holdLock(indexPath, 600_000, 0);
     holder.child.kill('SIGKILL');
     await new Promise((done) => (holder.child.exitCode !== null || holder.child.signalCode !== null ? done(null) : holder.child.on('exit', done)));
@@ -185,10 +190,7 @@ test('a lock left by a SIGKILLed process is removed as soon as nobody holds the 
 test('a live holder keeps its lock past the orphan grace: the holder check never breaks it', { timeout: 120_000 }, async () => {
   const v = vault();
   try {
-    const p = openProject({ vault: v.root });
-    await p.scan();
-    p.close();
-    const indexPath = join(v.root, '.k0maru', 'index.db');
+    const indexPath = await scannedIndex(v);
     const holder = await holdLock(indexPath, 600_000, 0);
     const logs: string[] = [];
     try {
