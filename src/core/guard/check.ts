@@ -8,7 +8,7 @@ import { unmatchedScopeDiagnostics } from './scopeCheck';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources } from '../vault/noteSources';
-import type { AdrRules, ChangedFile, GuardDiagnostic, GuardResult, GuardRule } from './types';
+import type { AdrRules, ChangedFile, GuardDiagnostic, GuardResult, GuardRule, Violation } from './types';
 import { projectMatches } from './project';
 import { checkRequestPaths, isInside } from './confine';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
@@ -92,7 +92,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   const skip = paths ? vaultPrefixes(root, paths) : [];
   const checked = files.filter((f) => !f.binary && f.status !== 'deleted' && f.added.length && !skip.some((p) => f.path === p.slice(0, -1) || f.path.startsWith(p)));
   const content = contentProvider(root, source);
-  const violations = await runRules(checked, prepareRules(rules), content);
+  const violations = withoutShadowedInferred(await runRules(checked, prepareRules(rules), content));
   trace('rules run');
   const errors = violations.filter((v) => v.severity === 'error').length;
   const strict = !!opts.strict;
@@ -197,4 +197,14 @@ function fromHunks(file: ChangedFile): string[] {
   const lines = new Array<string>(max).fill('');
   for (const [n, t] of file.newSideLines) lines[n - 1] = t;
   return lines;
+}
+
+/**
+ * An inferred rule restates, in its sentence, what its ADR often also writes as an explicit rule (a prose
+ * "never call `http.Get`" beside `deny: /http\.(Get|Post)\(/`). The pattern-level dedupe cannot see that a regex
+ * covers a literal, so a line an explicit rule of the same ADR already reports is not reported again as advisory.
+ */
+export function withoutShadowedInferred(violations: Violation[]): Violation[] {
+  const explicit = new Set(violations.filter((v) => !v.inferred).map((v) => `${v.adrPath}\0${v.path}\0${v.line}`));
+  return violations.filter((v) => !v.inferred || !explicit.has(`${v.adrPath}\0${v.path}\0${v.line}`));
 }
