@@ -1,6 +1,11 @@
 import { K0Error } from '../errors';
-import { LruMap } from './lru';
+import { freeRe2, loadRe2, withRe2 } from './re2Pool';
+import { analyzeRegex, requiredLiteral } from './regexShape';
 import type { PatternSpec } from './types';
+
+// Callers and tests reach the engine's parts through this module.
+export { RE2_POOL, re2PoolSize } from './re2Pool';
+export { analyzeRegex, requiredLiteral } from './regexShape';
 
 /**
  * Pattern matching for rules, in linear time for every input. Literals use indexOf. A regex runs on V8's engine
@@ -23,77 +28,6 @@ const MAX_JS_LINE = 2000;
 export const MAX_HITS_PER_LINE = 20;
 /** Characters RE2 may copy while collecting one line's matches (each call copies the whole line). */
 const RE2_COPY_BUDGET = 256 * 1024;
-
-interface Re2Like {
-  lastIndex: number;
-  exec(input: string): (string | undefined)[] & { index: number } | null;
-  /** The embind object behind the regex; its memory lives in the WASM heap until deleted. */
-  wrapper?: { delete?(): void };
-}
-type Re2Ctor = new (src: string, flags: string) => Re2Like;
-
-let re2Ctor: Re2Ctor | undefined;
-function loadRe2(): Re2Ctor {
-  // Loaded on first use: the WASM costs ~25 ms and many hook runs never meet a regex rule's prefilter.
-  // In the bundle, re2-wasm resolves re2.wasm beside dist/cli.js (esbuild.mjs copies it there).
-  // A literal require() so esbuild bundles the module while still loading it lazily.
-  re2Ctor ??= (require('re2-wasm') as { RE2: Re2Ctor }).RE2;
-  return re2Ctor;
-}
-
-/** RE2 objects are not garbage-collected (embind): they must be freed explicitly. */
-function freeRe2(re: Re2Like | undefined): void {
-  try {
-    re?.wrapper?.delete?.();
-  } catch {
-    // already freed
-  }
-}
-
-/**
- * re2-wasm's heap is fixed at 16 MB (it cannot grow): a few hundred to a few thousand compiled regexes fill it
- * (fewer once their DFA caches warm up), and then RE2 fails. A host that checks for days sees many rules, so the
- * live RE2 objects are one pool per process, keyed by source and flags, at most RE2_POOL of them; the least
- * recently used is freed first and compiled again when it is needed again (compiling costs microseconds).
- */
-export const RE2_POOL = 64;
-let pool: LruMap<string, Re2Like> | undefined;
-
-function pooledRe2(source: string, flags: string): Re2Like | undefined {
-  pool ??= new LruMap<string, Re2Like>(RE2_POOL, (re) => freeRe2(re));
-  const key = `${flags}/${source}`;
-  let re = pool.get(key);
-  if (!re) {
-    re = makeRe2(source, flags);
-    if (!re) {
-      // Perhaps the heap is full (other hosts' objects, a DFA cache): free the pool and try once more.
-      pool.clear();
-      re = makeRe2(source, flags);
-      if (!re) return undefined;
-    }
-    pool.set(key, re);
-  }
-  return re;
-}
-
-/** Live RE2 objects in the pool (for tests of the bound). */
-export function re2PoolSize(): number {
-  return pool?.size ?? 0;
-}
-
-/** Runs `fn` on the pooled RE2 object; a failure inside WASM (a full heap) frees the pool and retries once. */
-function withRe2<T>(source: string, flags: string, fn: (re: Re2Like) => T, refused: () => T): T {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const re = pooledRe2(source, flags);
-    if (!re) return refused();
-    try {
-      return fn(re);
-    } catch {
-      pool?.clear();
-    }
-  }
-  throw new K0Error('INTERNAL', `the regex engine failed on /${source}/ twice (out of memory?)`);
-}
 
 /** Error text when the engine that will run the regex rejects it (RE2 refuses backreferences, lookaround, …). */
 export function validateRegex(source: string, ignoreCase: boolean): string | undefined {
@@ -211,13 +145,6 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   };
 }
 
-function makeRe2(source: string, flags: string): Re2Like | undefined {
-  try {
-    return new (loadRe2())(source, flags);
-  } catch {
-    return undefined;
-  }
-}
 
 function tryJsRegex(source: string, ignoreCase: boolean, flags = 'g'): RegExp | undefined {
   try {
@@ -235,211 +162,6 @@ function jsHits(re: RegExp, line: string): Hit[] {
     if (m[0].length === 0) re.lastIndex = m.index + 1;
   }
   return hits;
-}
-
-/** Counted repetitions above this go to RE2 (and RE2 itself refuses counts above 1000). */
-const MAX_V8_COUNT = 100;
-/** Longer sources are validated by RE2 itself: its program-size limit is not something V8 can tell. */
-const MAX_SHARED_SOURCE = 500;
-
-export interface RegexShape {
-  /**
-   * The regex uses only syntax both engines read the same way: no `(?` other than `(?:`, no POSIX classes, only
-   * the escapes `\d \D \w \W \s \S \b \B \t \n \r \f \v` and escaped punctuation (inside classes only
-   * `\d \D \w \W \s \S \t \n \r \f \v`), counts of at most 100. V8 accepting it means RE2 does too.
-   */
-  shared: boolean;
-  /**
-   * V8 runs it in time linear in the line: shared syntax, no `|`, no quantifier on a group, and either no
-   * variable-length quantifier (`*`, `+`, `?`, `{m,n}` with m ≠ n) or exactly one with the regex anchored by a
-   * leading `^` (lines are matched one at a time, without the `m` flag, so `^` is the line start).
-   */
-  linearOnV8: boolean;
-}
-
-export function analyzeRegex(src: string): RegexShape {
-  const no: RegexShape = { shared: false, linearOnV8: false };
-  if (src.length > MAX_SHARED_SOURCE) return no;
-  let variable = 0;
-  let alternation = false;
-  let quantifiedGroup = false;
-  let prevWasGroupEnd = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') {
-      const n = src[i + 1] ?? '';
-      if (!n) return no;
-      if (/[A-Za-z0-9]/.test(n) && !/[dDwWsSbBtnrfv]/.test(n)) return no;
-      i++;
-      prevWasGroupEnd = false;
-      continue;
-    }
-    if (c === '[') {
-      const end = skipClass(src, i);
-      if (end < 0) return no;
-      const body = src.slice(i + 1, end - 1);
-      // POSIX classes are RE2-only; a leading `]` is a literal to RE2 but closes an empty class in V8.
-      if (body.includes('[:') || body.startsWith(']') || body.startsWith('^]')) return no;
-      // `[\b]` is a backspace to V8 and an error to RE2; other letter escapes differ too.
-      for (let j = 0; j < body.length; j++) {
-        if (body[j] !== '\\') continue;
-        const e = body[++j] ?? '';
-        if (/[A-Za-z0-9]/.test(e) && !/[dDwWsStnrfv]/.test(e)) return no;
-      }
-      i = end - 1;
-      prevWasGroupEnd = false;
-      continue;
-    }
-    if (c === '|') {
-      alternation = true;
-      prevWasGroupEnd = false;
-      continue;
-    }
-    if (c === '(') {
-      if (src[i + 1] === '?' && src[i + 2] !== ':') return no;
-      prevWasGroupEnd = false;
-      continue;
-    }
-    if (c === ')') {
-      prevWasGroupEnd = true;
-      continue;
-    }
-    if (c === '*' || c === '+' || c === '?' || c === '{') {
-      let isVariable = c !== '{';
-      if (c === '{') {
-        const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
-        if (!m) return no;
-        if (Number(m[1]) > MAX_V8_COUNT || (m[3] && Number(m[3]) > MAX_V8_COUNT)) return no;
-        isVariable = m[2] !== undefined && m[3] !== m[1];
-        i += m[0].length - 1;
-      }
-      if (src[i + 1] === '?') i++; // lazy form of the same quantifier
-      if (prevWasGroupEnd) quantifiedGroup = true;
-      if (isVariable) variable++;
-      prevWasGroupEnd = false;
-      continue;
-    }
-    prevWasGroupEnd = false;
-  }
-  const linearOnV8 = !alternation && !quantifiedGroup && (variable === 0 || (variable === 1 && src.startsWith('^')));
-  return { shared: true, linearOnV8 };
-}
-
-function skipClass(src: string, start: number): number {
-  for (let i = start + 1; i < src.length; i++) {
-    if (src[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (src[i] === ']' && i > start + 1 && !(i === start + 2 && src[start + 1] === '^')) return i + 1;
-  }
-  return -1;
-}
-
-/**
- * The longest run of characters that every match of `src` must contain, or undefined when the regex has a
- * top-level alternation or no literal at all. Conservative: anything unclear ends a run, so the prefilter can
- * only let extra lines through, never drop a line that matches.
- */
-export function requiredLiteral(src: string): string | undefined {
-  const runs: string[] = [];
-  let run = '';
-  const flush = () => {
-    if (run) runs.push(run);
-    run = '';
-  };
-  const isQuant = (c: string | undefined) => c === '*' || c === '+' || c === '?' || c === '{';
-  let i = 0;
-  const skipQuantifier = (): boolean => {
-    // Returns true when the quantifier allows zero repetitions.
-    const c = src[i];
-    if (!isQuant(c)) return false;
-    let optional = c === '*' || c === '?';
-    if (c === '{') {
-      const m = /^\{(\d*)(,?\d*)\}/.exec(src.slice(i));
-      if (!m) return false; // a literal '{' in RE2 syntax is an error anyway; stay conservative
-      optional = !m[1] || Number(m[1]) === 0;
-      i += m[0].length;
-    } else i++;
-    if (src[i] === '?') i++; // lazy
-    return optional;
-  };
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '|') return undefined;
-    if (c === '(' || c === '[') {
-      flush();
-      i = skipGroup(src, i);
-      if (i < 0) return undefined;
-      skipQuantifier();
-      continue;
-    }
-    if (c === '\\') {
-      const n = src[i + 1];
-      if (n === undefined) return undefined;
-      i += 2;
-      if (/[A-Za-z0-9]/.test(n)) {
-        flush();
-        if (n === 'x' || n === 'u' || n === 'p' || n === 'P') return pickLongest(runs); // complex escapes: stop here
-        skipQuantifier();
-        continue;
-      }
-      if (isQuant(src[i])) {
-        const optional = skipQuantifier();
-        if (!optional) run += n;
-        flush();
-        continue;
-      }
-      run += n;
-      continue;
-    }
-    if (c === '.' || c === '^' || c === '$') {
-      flush();
-      i++;
-      skipQuantifier();
-      continue;
-    }
-    i++;
-    if (isQuant(src[i])) {
-      const optional = skipQuantifier();
-      if (!optional) run += c;
-      flush();
-      continue;
-    }
-    run += c;
-  }
-  flush();
-  return pickLongest(runs);
-}
-
-function pickLongest(runs: string[]): string | undefined {
-  let best: string | undefined;
-  for (const r of runs) if (!best || r.length > best.length) best = r;
-  return best;
-}
-
-/** Index just after the group or class that starts at `start`, or -1 when it is not closed. */
-function skipGroup(src: string, start: number): number {
-  let depth = 0;
-  let inClass = false;
-  for (let i = start; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') { i++; continue; }
-    if (inClass) {
-      if (c === ']' && !(src[i - 1] === '[' || (src[i - 1] === '^' && src[i - 2] === '['))) {
-        inClass = false;
-        if (depth === 0) return i + 1;
-      }
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
 
 /** `name(`, `a.b(`, `a::b(`, `a->b(`, `a?.b(`, `new Foo(`, `$fn(`, `panic!(`, `Math.random()`. */

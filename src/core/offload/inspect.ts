@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { RE2 } from 're2-wasm';
+import { freeRe2 } from '../guard/re2Pool';
 import { K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { visibleLine } from './ansi';
@@ -55,10 +56,23 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
       throw new K0Error('INVALID_ARGUMENT', `invalid grep pattern: ${(err as Error).message}`);
     }
   }
+  try {
+    return await readNode(paths, nodeId, { start, end, max, re, numbered: input.start_line !== undefined || input.end_line !== undefined || re !== undefined });
+  } finally {
+    // RE2 objects live in re2-wasm's fixed 16 MB heap and are never garbage-collected: a long-lived MCP server
+    // that grepped once per call would fill it.
+    freeRe2(re as never);
+  }
+}
+
+async function readNode(
+  paths: Pick<VaultPaths, 'refsDir' | 'projectRoot'>,
+  nodeId: string,
+  { start, end, max, re, numbered }: { start: number; end: number; max: number; re?: RE2; numbered: boolean },
+): Promise<InspectResult> {
   const file = findNodeFile(paths.refsDir, nodeId);
   if (!file) throw new K0Error('NODE_NOT_FOUND', `no offloaded log with id ${nodeId} in ${relative(paths.projectRoot, paths.refsDir) || paths.refsDir}`);
 
-  const numbered = input.start_line !== undefined || input.end_line !== undefined || re !== undefined;
   const out: string[] = [];
   let n = 0;
   let truncated = false;
