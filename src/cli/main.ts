@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isK0Error, K0Error, toK0Error, type ErrorCode } from '../core/errors';
 import { EXIT, writeLine, type CliIO, type Command } from './command';
 import { COMMANDS } from './commands/index';
-import { VERSION } from './version';
+import { VERSION } from '../core/version';
 
 const GLOBAL_OPTIONS = {
   vault: { type: 'string' },

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION } from '../cli/version';
+import { VERSION } from '../core/version';
 import { ProjectHost, type ProjectHostOptions } from '../core/host';
 import { TOOLS } from './tools/index';
 import type { ToolContext } from './tools/types';

@@ -1,7 +1,7 @@
 import { K0Error } from '../../core/errors';
 import { locateVault } from '../../core/vault/paths';
 import { EXIT, writeLine, type Command } from '../command';
-import { VERSION } from '../version';
+import { VERSION } from '../../core/version';
 
 /**
  * The port when --port is not given: 0, a free one the system picks. The URL carries a token that is new for

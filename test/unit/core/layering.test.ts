@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The enforced direction (../shared/style.md): cli, mcp, extension → core; extension, webview → shared.
- * core never imports an adapter or the editor; the webview page reaches the host only through src/shared;
+ * core never imports an adapter or the editor; no adapter imports another (nothing imports cli or extension); the webview page reaches the host only through src/shared;
  * src/shared itself imports neither node nor vscode (the page runs in a browser).
  */
 const REPO = join(__dirname, '..', '..', '..');
@@ -61,6 +61,14 @@ test('src/core imports neither an adapter (src/cli, src/mcp, src/extension) nor 
   assert.ok(files.length > 50, `found only ${files.length} core files`);
   const bad = violations(files, (i) => i.spec === 'vscode' || i.spec.startsWith('vscode/') || (!!i.target && /^src\/(cli|mcp|extension)(\/|$)/.test(i.target)));
   assert.deepEqual(bad, []);
+});
+
+test('src/mcp and src/extension never import src/cli; src/cli and src/mcp never import src/extension', () => {
+  const files = [join(SRC, 'mcp'), join(SRC, 'extension')].flatMap(sourceFiles);
+  assert.ok(files.length > 30, `found only ${files.length} mcp and extension files`);
+  const bad = violations(files, (i) => !!i.target && /^src\/cli(\/|$)/.test(i.target));
+  const intoEditor = violations([join(SRC, 'cli'), join(SRC, 'mcp')].flatMap(sourceFiles), (i) => !!i.target && /^src\/extension(\/|$)/.test(i.target));
+  assert.deepEqual([...bad, ...intoEditor], []);
 });
 
 test('the webview page imports only src/shared (and its own files and browser packages)', () => {
