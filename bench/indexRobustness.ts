@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from 'node-sqlite3-wasm';
 import { generateVault } from './lib/vaultGen';
+import { median, round } from './lib/stats';
 import { openProject } from '../src/core/project';
 import { headerLooksSound } from '../src/core/index/indexFiles';
 import { openVectorChannel } from '../src/core/embed/channel';
@@ -22,8 +23,7 @@ const REPO = join(__dirname, '..');
 const CLI = join(REPO, 'dist', 'cli.mjs');
 const HOLDER = join(REPO, 'test', 'helpers', 'indexLockHolder.cjs');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (x: number) => Math.round(x * 10) / 10;
+const ms = (x: number) => round(x, 1);
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('run `node esbuild.mjs` first (dist/cli.mjs)');
