@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { safeJoin } from '../vault/paths';
+import { isInsidePath } from '../vault/noteFiles';
 import { nextNumber } from '../conventions/heuristics';
 import { ruleFor, sniffConventionsFor, targetPathFor } from '../conventions/sniff';
 import { slugify } from '../conventions/slug';
@@ -133,7 +134,7 @@ function assertRealInside(notesRoot: string, abs: string): void {
   let dir = dirname(abs);
   while (!existsSync(dir) && dir !== dirname(dir)) dir = dirname(dir);
   const real = realpathSync(dir);
-  if (real !== root && !real.startsWith(root + sep)) {
+  if (!isInsidePath(real, root)) {
     throw new K0Error('PATH_OUTSIDE_VAULT', `${relative(notesRoot, dirname(abs))} leads outside the vault (${real})`);
   }
 }

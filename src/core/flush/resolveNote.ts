@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import { isAbsolute, join } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { safeJoin, type VaultPaths } from '../vault/paths';
-import { listNoteFiles } from '../vault/noteFiles';
+import { isInsidePath, listNoteFiles } from '../vault/noteFiles';
 import { noteSources } from '../vault/noteSources';
 import { parseFrontmatter } from '../vault/frontmatter';
 import { slugify } from '../conventions/slug';
@@ -158,7 +158,7 @@ function checkInside(notesRoot: string, rel: string): string {
   try {
     const real = realpathSync(join(notesRoot, rel));
     const root = realpathSync(notesRoot);
-    if (real !== root && !real.startsWith(root + '/') && !real.startsWith(root + '\\')) {
+    if (!isInsidePath(real, root)) {
       throw new K0Error('PATH_OUTSIDE_VAULT', `${rel} links outside the vault (${real})`);
     }
   } catch (err) {

@@ -64,8 +64,9 @@ export function isNoteFileName(name: string): boolean {
   return lower.endsWith('.md') || lower.endsWith('.markdown');
 }
 
-function isInside(real: string, rootReal: string): boolean {
-  return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
+/** Is `child` the folder `parent` or below it? String work only: both must already be real (or resolved) paths. */
+export function isInsidePath(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
 /**
@@ -75,7 +76,7 @@ function isInside(real: string, rootReal: string): boolean {
  * dot-file on the way — counted from the walk root when the target is under it, else from the boundary.
  */
 export function linkRefusal(real: string, rootReal: string, boundaryReal: string, isDir: boolean): string | undefined {
-  const base = isInside(real, rootReal) ? rootReal : isInside(real, boundaryReal) ? boundaryReal : undefined;
+  const base = isInsidePath(real, rootReal) ? rootReal : isInsidePath(real, boundaryReal) ? boundaryReal : undefined;
   if (base === undefined) return 'points outside the project';
   const segs = real.slice(base.length).split(sep).filter(Boolean);
   if (segs.some((seg, i) => seg.startsWith('.') || ((isDir || i < segs.length - 1) && IGNORED_DIRS.has(seg)))) return 'points into a hidden or ignored folder or file';
@@ -129,9 +130,9 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
 
   const enterLinkedFolder = (parent: Frame, abs: string, rel: string, real: string): void => {
     for (let f: Frame | undefined = parent; f; f = f.parent) {
-      if (isInside(f.real, real)) return void skipped.push({ path: rel, reason: 'symlink loop (points to a folder above it)' });
+      if (isInsidePath(f.real, real)) return void skipped.push({ path: rel, reason: 'symlink loop (points to a folder above it)' });
     }
-    if (isInside(real, rootReal) || followed.has(real)) {
+    if (isInsidePath(real, rootReal) || followed.has(real)) {
       return void skipped.push({ path: rel, reason: 'symlink to a folder that is already walked (its notes are listed at their real path)' });
     }
     followed.add(real);

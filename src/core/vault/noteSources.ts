@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { readRegularFile } from './regularFile';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
-import { linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
+import { isInsidePath, linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
 import { readConfig, safeJoin, type K0Config, type VaultPaths } from './paths';
 import { PROJECT_PATH_PREFIX } from './notePath';
 
@@ -35,10 +35,6 @@ export interface NoteSource {
 export interface ProjectNote extends NoteFile {
   /** The note's index path (see the module comment). */
   path: string;
-}
-
-function isInsidePath(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
 function isDir(p: string): boolean {
