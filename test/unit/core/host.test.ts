@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectHost, ScanGate, recallWithVectors, type ScanEvent } from '../../../src/core/host';
 import { tempVault } from '../../helpers/tempVault';
@@ -16,6 +16,16 @@ function manualScans() {
     });
   const nextStart = () => new Promise<void>((resolve) => started.push(resolve));
   return { runs, run, nextStart };
+}
+
+/** A gate whose first scan has started and not finished; `first` is that scan's caller. */
+async function gateWithRunningScan() {
+  const m = manualScans();
+  const gate = new ScanGate<number>(m.run);
+  const started = m.nextStart();
+  const first = gate.request();
+  await started;
+  return { ...m, gate, first };
 }
 
 const isCancelled = (e: unknown) => (e as { code?: string }).code === 'CANCELLED';
@@ -45,15 +55,12 @@ test('ScanGate: a request made during a scan gets a scan that started after it; 
 });
 
 test('ScanGate: a failed scan fails its own callers only; the next request scans again', async () => {
-  const m = manualScans();
-  const gate = new ScanGate<number>(m.run);
-  let started = m.nextStart();
-  const a = gate.request();
-  await started;
+  const m = await gateWithRunningScan();
+  const gate = m.gate;
   m.runs[0]!.fail(new Error('disk on fire'));
-  await assert.rejects(a, /disk on fire/);
+  await assert.rejects(m.first, /disk on fire/);
   await gate.idle();
-  started = m.nextStart();
+  const started = m.nextStart();
   const b = gate.request();
   await started;
   m.runs[1]!.finish(7);
@@ -61,11 +68,8 @@ test('ScanGate: a failed scan fails its own callers only; the next request scans
 });
 
 test('ScanGate: a cancelled caller stops waiting (CANCELLED); a follow-up nobody waits for never starts', async () => {
-  const m = manualScans();
-  const gate = new ScanGate<number>(m.run);
-  const started = m.nextStart();
-  const first = gate.request();
-  await started;
+  const m = await gateWithRunningScan();
+  const gate = m.gate;
   const c1 = new AbortController();
   const c2 = new AbortController();
   const q1 = gate.request({ signal: c1.signal });
@@ -75,7 +79,7 @@ test('ScanGate: a cancelled caller stops waiting (CANCELLED); a follow-up nobody
   c2.abort();
   await assert.rejects(q2, isCancelled);
   m.runs[0]!.finish(1);
-  assert.equal(await first, 1);
+  assert.equal(await m.first, 1);
   await gate.idle();
   assert.equal(m.runs.length, 1, 'the abandoned follow-up did not run');
   const pre = new AbortController();
@@ -85,18 +89,15 @@ test('ScanGate: a cancelled caller stops waiting (CANCELLED); a follow-up nobody
 });
 
 test('ScanGate: close() cancels the queued scan, lets the running one finish and refuses new requests', async () => {
-  const m = manualScans();
-  const gate = new ScanGate<number>(m.run);
-  const started = m.nextStart();
-  const running = gate.request();
-  await started;
+  const m = await gateWithRunningScan();
+  const gate = m.gate;
   const queued = gate.request();
   let closed = false;
   const closing = gate.close().then(() => (closed = true));
   await assert.rejects(queued, isCancelled);
   assert.equal(closed, false, 'close waits for the running scan');
   m.runs[0]!.finish(1);
-  assert.equal(await running, 1);
+  assert.equal(await m.first, 1, 'the running scan finished');
   await closing;
   await assert.rejects(gate.request(), isCancelled);
   assert.equal(m.runs.length, 1);
@@ -198,7 +199,6 @@ test('ProjectHost: close() waits for the running scan, then refuses work with CA
 test('ProjectHost: a vault created after the host started is found on the next call', async () => {
   const v = tempVault();
   const cwd = join(v.root, 'elsewhere');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(cwd);
   const host = new ProjectHost({ cwd, env: {}, log: () => {}, vault: join(v.root, 'later') });
   try {
