@@ -1,9 +1,10 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { safeJoin, type VaultPaths } from '../vault/paths';
 import { isInsidePath, listNoteFiles } from '../vault/noteFiles';
 import { noteSources } from '../vault/noteSources';
+import { readRegularFile } from '../vault/regularFile';
 import { parseFrontmatter } from '../vault/frontmatter';
 import { slugify } from '../conventions/slug';
 
@@ -171,15 +172,8 @@ function checkInside(notesRoot: string, rel: string): string {
 function headTitle(abs: string): string | undefined {
   let text: string;
   try {
-    const fd = openSync(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)); // a FIFO never blocks the flush
-    try {
-      if (!fstatSync(fd).isFile()) return undefined;
-      const buf = Buffer.alloc(HEAD_BYTES);
-      const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-      text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-    } finally {
-      closeSync(fd);
-    }
+    // A FIFO never blocks the flush: not a regular file, so no title.
+    text = readRegularFile(abs, HEAD_BYTES).toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   } catch {
     return undefined;
   }
