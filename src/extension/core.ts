@@ -1,4 +1,4 @@
-// The index side of the core the extension uses (open / scan the vault, recall, loadout, what the views read),
+// The index side of the core the extension uses (the project host: scans and recall; loadout, what the views read),
 // built as its own bundle (dist/extensionCore.js) and required on the first scan. dist/extension.js stays a few
 // KB, so activate() never pays for SQLite, markdown-it or YAML. The guard (dist/extensionGuard.js, ./coreGuard.ts)
 // and the vault-writing tools (dist/extensionTools.js, ./coreTools.ts) are separate bundles: the first load,
@@ -8,11 +8,9 @@
 // Inside the bundle each use case is also initialised on its first call: `require()` of a module makes esbuild wrap
 // it in a lazy initialiser, so loading the bundle only compiles it instead of also running every module's
 // top-level code.
-import type * as Project from '../core/project';
 import type * as Paths from '../core/vault/paths';
 import type * as Errors from '../core/errors';
 import type * as Offload from '../core/offload';
-import type * as Recall from '../core/search/recall';
 import type * as Loadout from '../core/loadout/loadout';
 import type * as Tiers from '../core/index/tiers';
 import type * as Host from '../core/host';
@@ -20,11 +18,9 @@ import type * as LedgerNodes from '../core/offload/ledger';
 import type PicomatchFn from 'picomatch';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const openProject: typeof Project.openProject = (...a) => (require('../core/project') as typeof Project).openProject(...a);
 export const pathsForProject: typeof Paths.pathsForProject = (...a) => (require('../core/vault/paths') as typeof Paths).pathsForProject(...a);
 export const toK0Error: typeof Errors.toK0Error = (...a) => (require('../core/errors') as typeof Errors).toK0Error(...a);
 export const findNodeFile: typeof Offload.findNodeFile = (...a) => (require('../core/offload/store') as typeof Offload).findNodeFile(...a);
-export const recall: typeof Recall.recall = (...a) => (require('../core/search/recall') as typeof Recall).recall(...a);
 export const getProjectLoadout: typeof Loadout.getProjectLoadout = (...a) => (require('../core/loadout/loadout') as typeof Loadout).getProjectLoadout(...a);
 export const isRetiredStatus: typeof Tiers.isRetiredStatus = (...a) => (require('../core/index/tiers') as typeof Tiers).isRetiredStatus(...a);
 export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('../core/offload/ledger') as typeof LedgerNodes).readLedgerNodes(...a);
