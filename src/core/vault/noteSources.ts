@@ -129,7 +129,12 @@ export function noteFileFor(paths: VaultPaths, path: string, cfg?: K0Config): { 
 
 /** `noteFileFor` plus the real path, refused when a symlink leads outside the note's boundary. */
 export function resolveNoteFile(paths: VaultPaths, path: string, cfg?: K0Config): { abs: string; real: string } {
-  const { abs, root, boundary } = noteFileFor(paths, path, cfg);
+  return realNoteFile(path, noteFileFor(paths, path, cfg));
+}
+
+/** The second half of resolveNoteFile, for a caller that already has `noteFileFor`'s answer. */
+export function realNoteFile(path: string, file: { abs: string; root: string; boundary: string }): { abs: string; real: string } {
+  const { abs, root, boundary } = file;
   let real: string;
   let rootReal: string;
   let boundaryReal: string;
