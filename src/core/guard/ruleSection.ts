@@ -1,5 +1,5 @@
 import type { AdrSource } from './adrSource';
-import { readScopeLine, readScopeValue, segments, type ScopeUnit } from './scopeLines';
+import { readScopeLine, readScopeValue, splitOutsideCode, type ScopeUnit } from './scopeLines';
 import type { RuleKind } from './types';
 
 /**
@@ -88,22 +88,7 @@ export function finishDecl(d: ScopeDecl): void {
 
 /** Sentences of a paragraph line, so "Applies to `src/**`. Generated code is exempt." reads as two. */
 function sentences(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const seg of segments(line)) {
-    if (seg.code) {
-      cur += '`' + seg.text + '`';
-      continue;
-    }
-    const bits = seg.text.split(/(?<=[.!?])\s+(?=[A-Z*_])/);
-    cur += bits[0];
-    for (const b of bits.slice(1)) {
-      out.push(cur);
-      cur = b;
-    }
-  }
-  out.push(cur);
-  return out.map((s) => s.trim()).filter(Boolean);
+  return splitOutsideCode(line, /(?<=[.!?])\s+(?=[A-Z*_])/).map((s) => s.trim()).filter(Boolean);
 }
 
 export function walkSection(note: AdrSource, from: number, to: number, counter: { n: number }, diag: DiagFn): RuleBlock[] {

@@ -55,6 +55,29 @@ export function segments(text: string): Segment[] {
   return out;
 }
 
+/**
+ * Splits text at the matches of `sep` in its prose, never inside a code span; code spans come back wrapped in
+ * single backticks. Pieces are untrimmed and may be empty.
+ */
+export function splitOutsideCode(text: string, sep: RegExp): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const seg of segments(text)) {
+    if (seg.code) {
+      cur += '`' + seg.text + '`';
+      continue;
+    }
+    const bits = seg.text.split(sep);
+    cur += bits[0];
+    for (const b of bits.slice(1)) {
+      out.push(cur);
+      cur = b;
+    }
+  }
+  out.push(cur);
+  return out;
+}
+
 const GLOB_CHARS = /[*?[{]/;
 const NOT_PATHS = new Set(['and/or', 'either/or', 'i/o', 'n/a', 'w/o', 'w/', 'read/write', 'on/off', 'yes/no', 'true/false', 'client/server', 'input/output']);
 
@@ -198,22 +221,7 @@ export function readScopeValue(value: string, polarity: 'include' | 'exclude', k
 }
 
 function splitException(value: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const seg of segments(value)) {
-    if (seg.code) {
-      cur += '`' + seg.text + '`';
-      continue;
-    }
-    const bits = seg.text.split(/\b(?:except(?:\s+(?:for|in|under))?|but\s+not(?:\s+(?:in|under))?|excluding|other\s+than|apart\s+from|without)\b/i);
-    cur += bits[0];
-    for (const b of bits.slice(1)) {
-      out.push(cur);
-      cur = b;
-    }
-  }
-  out.push(cur);
-  return out.filter((p) => p.trim());
+  return splitOutsideCode(value, /\b(?:except(?:\s+(?:for|in|under))?|but\s+not(?:\s+(?:in|under))?|excluding|other\s+than|apart\s+from|without)\b/i).filter((p) => p.trim());
 }
 
 function readUnits(part: string, unknown: string[], flags: { hadCode: boolean }, keyed: boolean): ScopeUnit[] {

@@ -1,5 +1,5 @@
 import { resolveLangNames } from './languages';
-import { pathLike, readScopeValue, segments, type ScopeUnit } from './scopeLines';
+import { pathLike, readScopeValue, segments, splitOutsideCode, type ScopeUnit } from './scopeLines';
 import { splitRemediation, windowFromWords } from './sentenceRequire';
 import type { RequireWindow } from './types';
 
@@ -50,22 +50,7 @@ function fuzzy(low: string, w: WordMods): boolean {
 
 /** Splits `a, b; c and d` at separators outside backticks. */
 function parts(content: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const seg of segments(content)) {
-    if (seg.code) {
-      cur += '`' + seg.text + '`';
-      continue;
-    }
-    const bits = seg.text.split(/\s*[,;]\s*|\s+and\s+(?=[a-z(])/i);
-    cur += bits[0];
-    for (const b of bits.slice(1)) {
-      out.push(cur);
-      cur = b;
-    }
-  }
-  out.push(cur);
-  return out.map((p) => p.trim()).filter(Boolean);
+  return splitOutsideCode(content, /\s*[,;]\s*|\s+and\s+(?=[a-z(])/i).map((p) => p.trim()).filter(Boolean);
 }
 
 export function readWordMods(content: string): WordMods {
