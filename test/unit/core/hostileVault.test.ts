@@ -5,13 +5,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openProject } from '../../../src/core/project';
+import { openProject, type Project } from '../../../src/core/project';
+import type { ScanReport } from '../../../src/core/scan/scanner';
 import { loadVaultRules } from '../../../src/core/guard/ruleStore';
 import { locateVault } from '../../../src/core/vault/paths';
 import { readNoteForPage } from '../../../src/core/console/note';
 import { findCategoryTemplate } from '../../../src/core/conventions/heuristics';
 import { REPO } from '../../helpers/build';
-import { tempVault } from '../../helpers/tempVault';
+import { tempVault, type TempVault } from '../../helpers/tempVault';
 
 /**
  * Hostile vaults (issue 13 defects 4, 5, 6, 12): FIFOs behind symlinks, deep folder chains, symlinks leading out
@@ -20,6 +21,19 @@ import { tempVault } from '../../helpers/tempVault';
 
 const NOTE = (title: string, body = 'Some text.') => `---\ntitle: ${title}\n---\n# ${title}\n${body}\n`;
 const TSX = pathToFileURL(join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+
+const indexedPaths = (p: Project) => p.index.all('SELECT path FROM documents ORDER BY path').map((x) => String(x.path));
+
+/** Opens the project of `v`, scans it once and hands the project, the report and the indexed paths to `check`. */
+async function afterScan(v: TempVault, check: (p: Project, r: ScanReport, paths: string[]) => void | Promise<void>): Promise<void> {
+  const p = openProject({ vault: v.root });
+  try {
+    const r = await p.scan();
+    await check(p, r, indexedPaths(p));
+  } finally {
+    p.close();
+  }
+}
 
 function mkfifo(path: string): void {
   const r = spawnSync('mkfifo', [path]);
@@ -42,24 +56,10 @@ function scanInChild(root: string, deadlineMs = 60_000): Promise<{ skipped: { pa
       p.close();
       process.stdout.write(JSON.stringify({ skipped: r.skipped, paths, rules }));
     })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(2); });`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, '-e', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`scan did not finish within ${deadlineMs} ms (hung)`));
-    }, deadlineMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(out));
-      else reject(new Error(`scan child exited ${code}: ${err}`));
-    });
-  });
+  return runChild(script, deadlineMs).then((out) => JSON.parse(out));
 }
 
+/** Runs `script` in a child process (see scanInChild); resolves with its stdout or rejects at the deadline. */
 function runChild(script: string, deadlineMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, '-e', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -155,7 +155,7 @@ test('defect 5: a 1,000-deep folder chain scans in linear time; folders past the
       const first = await p.scan();
       const clean = await p.scan();
       const ms = performance.now() - t0;
-      const paths = p.index.all('SELECT path FROM documents ORDER BY path').map((x) => String(x.path));
+      const paths = indexedPaths(p);
       assert.ok(paths.includes(`${'d/'.repeat(50)}n50.md`) && paths.includes(`${'d/'.repeat(120)}n120.md`), paths.join(', '));
       assert.equal(paths.length, 3, 'the level-500 note is past the limit');
       assert.ok(first.skipped.some((s) => /deeper than 128 levels/.test(s.reason)), JSON.stringify(first.skipped));
@@ -182,10 +182,7 @@ test('defect 6: symlinks leading outside the project are skipped with a reason; 
     symlinkSync(join(outside, 'etc'), join(v.notes, 'etc'));
     writeFileSync(join(v.root, 'README.md'), NOTE('Readme', 'project readme'));
     symlinkSync(join(v.root, 'README.md'), join(v.notes, 'readme-link.md'));
-    const p = openProject({ vault: v.root });
-    try {
-      const r = await p.scan();
-      const paths = p.index.all('SELECT path FROM documents ORDER BY path').map((x) => String(x.path));
+    await afterScan(v, async (p, r, paths) => {
       assert.deepEqual(paths, ['ok.md', 'readme-link.md']);
       const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
       assert.match(reasons['x.md'] ?? '', /outside the project/);
@@ -195,9 +192,7 @@ test('defect 6: symlinks leading outside the project are skipped with a reason; 
       // The guard reads exactly the same notes.
       const rules = await loadVaultRules(locateVault({ vault: v.root }));
       assert.equal(rules.adrs.length, 0);
-    } finally {
-      p.close();
-    }
+    });
   } finally {
     v.cleanup();
     rmSync(outside, { recursive: true, force: true });
@@ -215,19 +210,15 @@ test('defect 6: symlinks into .git/, dot-files or node_modules stay unfollowed t
     symlinkSync(join(v.root, '.git', 'config'), join(v.notes, 'git.md'));
     symlinkSync(join(v.root, '.env'), join(v.notes, 'env.md'));
     symlinkSync(join(v.root, 'node_modules'), join(v.notes, 'deps'));
-    const p = openProject({ vault: v.root });
-    try {
-      const r = await p.scan();
-      assert.deepEqual(p.index.all('SELECT path FROM documents').map((x) => String(x.path)), ['ok.md']);
+    await afterScan(v, (p, r, paths) => {
+      assert.deepEqual(paths, ['ok.md']);
       const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
       for (const k of ['git.md', 'env.md', 'deps']) assert.match(reasons[k] ?? '', /hidden or ignored/, `${k}: ${JSON.stringify(r.skipped)}`);
       // A note swapped for such a link after indexing is refused by the readers too.
       rmSync(join(v.notes, 'ok.md'));
       symlinkSync(join(v.root, '.git', 'config'), join(v.notes, 'ok.md'));
       assert.throws(() => readNoteForPage(p, 'ok.md'), (e: Error & { code?: string }) => e.code === 'PATH_OUTSIDE_VAULT');
-    } finally {
-      p.close();
-    }
+    });
   } finally {
     v.cleanup();
   }
@@ -254,19 +245,14 @@ test('defect 12: a folder named x.md is a folder — walked, its notes indexed, 
   const v = tempVault({ 'x.md/inner.md': NOTE('Inner'), 'plain.md': NOTE('Plain') });
   try {
     symlinkSync('x.md', join(v.notes, 'y.md'));
-    const p = openProject({ vault: v.root });
-    try {
-      const r = await p.scan();
-      const paths = p.index.all('SELECT path FROM documents ORDER BY path').map((x) => String(x.path));
+    await afterScan(v, (_p, r, paths) => {
       assert.deepEqual(paths, ['plain.md', 'x.md/inner.md']);
       assert.ok(!r.skipped.some((s) => s.path === 'x.md'), JSON.stringify(r.skipped));
       assert.ok(r.skipped.some((s) => s.path === 'y.md' && /already walked/.test(s.reason)), 'a symlink to it is reported as a duplicate, once');
       // The convention sniffer agrees: a folder named like a template is not a template file.
       mkdirSync(join(v.notes, '_templates', 'adr.md'), { recursive: true });
       assert.equal(findCategoryTemplate(v.notes, '_templates', 'decision'), undefined);
-    } finally {
-      p.close();
-    }
+    });
   } finally {
     v.cleanup();
   }
