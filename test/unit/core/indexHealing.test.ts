@@ -31,23 +31,18 @@ const indexOf = (v: TempVault) => join(v.root, '.k0maru', 'index.db');
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const aside = (v: TempVault) => readdirSync(join(v.root, '.k0maru')).filter((f) => f.startsWith('index.db.corrupt-'));
 
-function integrity(path: string): string {
+/** The first column of the first row of `sql`, read straight from the file (not through IndexDb). */
+function firstValue(path: string, sql: string): unknown {
   const db = new Database(path);
   try {
-    return String(db.get('PRAGMA integrity_check')!.integrity_check);
+    return Object.values(db.get(sql)!)[0];
   } finally {
     db.close();
   }
 }
 
-function documents(path: string): number {
-  const db = new Database(path);
-  try {
-    return Number(db.get('SELECT COUNT(*) AS n FROM documents')!.n);
-  } finally {
-    db.close();
-  }
-}
+const integrity = (path: string) => String(firstValue(path, 'PRAGMA integrity_check'));
+const documents = (path: string) => Number(firstValue(path, 'SELECT COUNT(*) AS n FROM documents'));
 
 /** Another application's SQLite file, outside the project. */
 function foreignDb(dir: string): string {
