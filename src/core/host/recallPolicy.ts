@@ -1,6 +1,6 @@
 import { isK0Error, K0Error } from '../errors';
 import type { Project } from '../project';
-import { recall, type RecallOptions } from '../search/recall';
+import type { RecallOptions } from '../search/recall';
 import type { RecallResult, VectorChannel } from '../search/types';
 import { throwIfCancelled } from './cancel';
 
@@ -51,6 +51,8 @@ export async function recallWithVectors(project: Pick<Project, 'index' | 'paths'
     }
   }
   throwIfCancelled(opts.signal, 'recall');
+  // Loaded on first use: the MCP server imports this module at start, and its tools/list must not wait for search.
+  const { recall } = await import('../search/recall');
   const channel = vec.channel && opts.adaptChannel ? opts.adaptChannel(vec.channel) : vec.channel;
   const r = await recall(project, query, { limit: opts.limit, mode, full: opts.full, vectors: channel });
   if (vec.warning) {
