@@ -123,7 +123,7 @@ export class IndexDb {
   private connectOnce(quickCheck: boolean): void {
     for (const line of secureIndexFiles(this.path).moved) this.log('warn', `index: ${line}`);
     const header = headerLooksSound(this.path);
-    if (existsSync(this.path) && lstatSync(this.path).size === 0) {
+    if (header.ok && header.empty) {
       this.log('warn', `index ${this.path} was empty (truncated to zero bytes); rebuilding it from Markdown`);
     }
     for (let attempt = 0; ; attempt++) {

@@ -71,9 +71,10 @@ export function secureIndexFiles(indexPath: string, stamp = Date.now()): IndexFi
  * A file that fails this gets a full `PRAGMA quick_check` before use; one that passes is trusted until SQLite
  * itself reports corruption (a quick_check of a 5,000-note index costs ~130 ms, too much for every CLI call).
  */
-export function headerLooksSound(indexPath: string): { ok: true } | { ok: false; reason: string } {
+export function headerLooksSound(indexPath: string): { ok: true; empty?: true } | { ok: false; reason: string } {
   const st = lstatOrNull(indexPath);
-  if (!st || st.size === 0) return { ok: true }; // absent or empty: SQLite starts a fresh database
+  if (!st) return { ok: true }; // absent: SQLite starts a fresh database
+  if (st.size === 0) return { ok: true, empty: true }; // emptied (truncated): likewise, and the caller says so
   if (st.size < 100) return { ok: false, reason: `only ${st.size} bytes` };
   const head = Buffer.alloc(100);
   const fd = openSync(indexPath, 'r');
