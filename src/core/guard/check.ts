@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
-import { locateVault, type VaultPaths } from '../vault/paths';
+import { locateVault, readConfig, type K0Config, type VaultPaths } from '../vault/paths';
 import { parseUnifiedDiff } from './diffParser';
 import { branchChanges, git, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
 import { unmatchedScopeDiagnostics } from './scopeCheck';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
-import { noteSources } from '../vault/noteSources';
+import { noteSources, type NoteSource } from '../vault/noteSources';
 import type { AdrRules, ChangedFile, GuardDiagnostic, GuardResult, GuardRule, Violation } from './types';
 import { projectMatches } from './project';
 import { checkRequestPaths, isInside } from './confine';
@@ -79,17 +79,20 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   const openIndex = (opts.env ?? process.env).K0MARU_GUARD_CACHE === '1';
   // A flush killed between writing a new ADR and marking the old one superseded is finished first (flush/recover.ts).
   if (paths && !opts.adrs) await recoverIfPending(paths, (_l, msg) => process.stderr.write(`k0maru: ${msg}\n`));
-  const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null)) : []);
+  // The config and the note sources, read once for the rule load, the inferred setting and the skipped folders.
+  const config = paths ? readConfig(paths.k0Dir) : undefined;
+  const sources = paths ? noteSources(paths, config) : [];
+  const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null), { config, sources }) : []);
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
-  const rules: GuardRule[] = applyInferredPolicy(active.flatMap((a) => a.rules), vaultInferredSetting(paths));
+  const rules: GuardRule[] = applyInferredPolicy(active.flatMap((a) => a.rules), vaultInferredSetting(paths, config));
   // A typo'd scope silently disables its rules: said in every check, at the cost of one `git ls-files` that runs
   // beside the diff, only when some active rule has an include glob. A diagnostic, never a violation.
   const scopeDiags = unmatchedScopes(root, rules);
   const files = await pending;
   trace(`diff ready (${files.length} files)`);
 
-  const skip = paths ? vaultPrefixes(root, paths) : [];
+  const skip = paths ? vaultPrefixes(root, paths, sources) : [];
   const checked = files.filter((f) => !f.binary && f.status !== 'deleted' && f.added.length && !skip.some((p) => f.path === p.slice(0, -1) || f.path.startsWith(p)));
   const content = contentProvider(root, source);
   const violations = withoutShadowedInferred(await runRules(checked, prepareRules(rules), content));
@@ -125,21 +128,21 @@ async function unmatchedScopes(root: string, rules: GuardRule[]): Promise<GuardD
 }
 
 /** The vault, the project's ADR folders and `.k0maru/` are never audited: ADRs quote the very code they forbid. */
-function vaultPrefixes(root: string, paths: VaultPaths): string[] {
+function vaultPrefixes(root: string, paths: VaultPaths, sources: NoteSource[]): string[] {
   const out: string[] = [];
-  for (const dir of [paths.k0Dir, ...noteSources(paths).map((s) => s.root)]) {
+  for (const dir of [paths.k0Dir, ...sources.map((s) => s.root)]) {
     const rel = relative(root, dir).split('\\').join('/');
     if (rel && !rel.startsWith('..')) out.push(rel + '/');
   }
   return out;
 }
 
-async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefined): Promise<AdrRules[]> {
+async function loadRules(paths: VaultPaths, cache: RuleCacheDb | null | undefined, read: { config?: K0Config; sources: NoteSource[] }): Promise<AdrRules[]> {
   if (!existsSync(paths.notesRoot)) return [];
-  if (cache !== undefined) return (await loadVaultRules(paths, cache)).adrs;
+  if (cache !== undefined) return (await loadVaultRules(paths, cache, read)).adrs;
   const db = await openCache(paths);
   try {
-    return (await loadVaultRules(paths, db)).adrs;
+    return (await loadVaultRules(paths, db, read)).adrs;
   } finally {
     db?.close();
   }

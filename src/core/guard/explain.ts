@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { K0Error } from '../errors';
-import { locateVault } from '../vault/paths';
+import { locateVault, readConfig } from '../vault/paths';
 import { git, repoRoot } from './diffSource';
 import { explicitRuleLine } from './explicitRule';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
@@ -63,8 +63,9 @@ export interface ExplainOptions {
 
 export async function explainRules(opts: ExplainOptions = {}): Promise<ExplainResult> {
   const paths = locateVault({ vault: opts.vault, cwd: opts.cwd, env: opts.env });
-  const setting = vaultInferredSetting(paths);
-  let adrs: AdrRules[] = existsSync(paths.notesRoot) ? (await loadVaultRules(paths, null)).adrs : [];
+  const config = readConfig(paths.k0Dir);
+  const setting = vaultInferredSetting(paths, config);
+  let adrs: AdrRules[] = existsSync(paths.notesRoot) ? (await loadVaultRules(paths, null, { config })).adrs : [];
   if (opts.adr) {
     const want = opts.adr.trim().toLowerCase().replace(/\\/g, '/');
     const hit = adrs.filter((a) => {

@@ -1,5 +1,5 @@
 import { K0Error } from '../errors';
-import { readConfig, type VaultPaths } from '../vault/paths';
+import { readConfig, type K0Config, type VaultPaths } from '../vault/paths';
 import { ruleKey } from './ruleKey';
 import type { GuardRule, InferredSetting } from './types';
 
@@ -12,9 +12,9 @@ import type { GuardRule, InferredSetting } from './types';
 const VALUES: readonly InferredSetting[] = ['warn', 'block', 'off'];
 
 /** The vault's setting; a value outside the list is a usage error (the hook fails closed and says why). */
-export function vaultInferredSetting(paths: VaultPaths | undefined): InferredSetting {
+export function vaultInferredSetting(paths: VaultPaths | undefined, config?: K0Config): InferredSetting {
   if (!paths) return 'warn';
-  const v = readConfig(paths.k0Dir).guard?.inferred;
+  const v = (config ?? readConfig(paths.k0Dir)).guard?.inferred;
   if (v === undefined) return 'warn';
   if (typeof v === 'string' && (VALUES as readonly string[]).includes(v)) return v as InferredSetting;
   throw new K0Error('INVALID_ARGUMENT', `${paths.configPath}: guard.inferred must be one of ${VALUES.join(', ')} (got ${JSON.stringify(v)})`);

@@ -1,5 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
-import { readConfig, type VaultPaths } from '../vault/paths';
+import { readConfig, type K0Config, type VaultPaths } from '../vault/paths';
 import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
@@ -96,6 +96,10 @@ export interface LoadRulesOptions {
    * in the editor's bundle, which keeps the in-memory memo (ruleCacheFile.ts, fileCacheByDefault).
    */
   cacheFile?: boolean;
+  /** The project's `.k0maru/config.json` when the caller already read it (guardCheck, explain): not read again. */
+  config?: K0Config;
+  /** The project's note sources when the caller already listed them (guardCheck): not listed again. */
+  sources?: NoteSource[];
 }
 
 export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null, opts: LoadRulesOptions = {}): Promise<LoadedRules> {
@@ -104,8 +108,8 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
   if (typeof notes === 'string') sources = [{ root: notes, prefix: '', boundary: notes, exclude: [] }];
   else if (Array.isArray(notes)) sources = notes;
   else {
-    const cfg = readConfig(notes.k0Dir);
-    sources = noteSources(notes, cfg);
+    const cfg = opts.config ?? readConfig(notes.k0Dir);
+    sources = opts.sources ?? noteSources(notes, cfg);
     if (!db && (opts.cacheFile ?? fileCacheByDefault())) {
       // What parsing depends on besides each note: the parser and where the notes come from. Only `guard` of the
       // config could plausibly matter; today the inferred policy is applied after loading (check.ts).
