@@ -36,6 +36,20 @@ function project(notesRoot?: string): { paths: VaultPaths; cacheFile: string; di
 const ADR = (pattern: string) => `---\nstatus: accepted\n---\n# ADR-7: No ${pattern}\n\n## Invariants\n\n- deny: \`${pattern}(\` | id: NO-X\n`;
 const patterns = (adrs: AdrRules[]) => adrs.flatMap((a) => a.rules.map((r) => r.pattern.source));
 
+/** A project whose vault holds one ADR, `adr-007.md` denying `evalA(` (written just now), removed after `fn`. */
+function withAdr(fn: (p: ReturnType<typeof project>, note: string) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const p = project();
+    const note = join(p.paths.notesRoot, 'adr-007.md');
+    try {
+      writeFileSync(note, ADR('evalA'));
+      await fn(p, note);
+    } finally {
+      p.dispose();
+    }
+  };
+}
+
 test('on the real ADR corpus (read in place) a cached load gives exactly the rules of a fresh parse', async () => {
   assert.ok(existsSync(CORPUS), `corpus missing at ${CORPUS}`);
   const p = project(CORPUS);
@@ -64,103 +78,82 @@ test('on the real ADR corpus (read in place) a cached load gives exactly the rul
   }
 });
 
-test('an edit misses the cache: a new size, and a same-size edit that restores the old mtime (ctime still moves)', async () => {
-  const p = project();
-  const note = join(p.paths.notesRoot, 'adr-007.md');
-  try {
-    writeFileSync(note, ADR('evalA'));
-    assert.deepEqual(patterns((await loadVaultRules(p.paths, null, { now: LATER() })).adrs), ['evalA(']);
-    const hit = await loadVaultRules(p.paths, null, { now: LATER() });
-    assert.equal(hit.cached, 1);
-    assert.deepEqual(patterns(hit.adrs), ['evalA(']);
+test('an edit misses the cache: a new size, and a same-size edit that restores the old mtime (ctime still moves)', withAdr(async (p, note) => {
+  assert.deepEqual(patterns((await loadVaultRules(p.paths, null, { now: LATER() })).adrs), ['evalA(']);
+  const hit = await loadVaultRules(p.paths, null, { now: LATER() });
+  assert.equal(hit.cached, 1);
+  assert.deepEqual(patterns(hit.adrs), ['evalA(']);
 
-    writeFileSync(note, ADR('evalLonger'));
-    const grown = await loadVaultRules(p.paths, null, { now: LATER() });
-    assert.equal(grown.parsed, 1);
-    assert.deepEqual(patterns(grown.adrs), ['evalLonger(']);
+  writeFileSync(note, ADR('evalLonger'));
+  const grown = await loadVaultRules(p.paths, null, { now: LATER() });
+  assert.equal(grown.parsed, 1);
+  assert.deepEqual(patterns(grown.adrs), ['evalLonger(']);
 
-    // Same size, and the mtime put back as it was (`touch -d`, an editor that keeps mtimes, a restore tool).
-    // Whole seconds, which utimes sets exactly.
-    utimesSync(note, OLD, OLD);
-    assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).parsed, 1, 'touched: cached anew');
-    assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).cached, 1);
-    const before = statSync(note);
-    writeFileSync(note, ADR('evalShrunk'));
-    utimesSync(note, OLD, OLD);
-    assert.equal(statSync(note).size, before.size);
-    assert.equal(statSync(note).mtimeMs, before.mtimeMs);
-    const restored = await loadVaultRules(p.paths, null, { now: LATER() });
-    assert.equal(restored.parsed, 1, 'ctime (or the inode) differs, so the cached entry is not used');
-    assert.deepEqual(patterns(restored.adrs), ['evalShrunk(']);
+  // Same size, and the mtime put back as it was (`touch -d`, an editor that keeps mtimes, a restore tool).
+  // Whole seconds, which utimes sets exactly.
+  utimesSync(note, OLD, OLD);
+  assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).parsed, 1, 'touched: cached anew');
+  assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).cached, 1);
+  const before = statSync(note);
+  writeFileSync(note, ADR('evalShrunk'));
+  utimesSync(note, OLD, OLD);
+  assert.equal(statSync(note).size, before.size);
+  assert.equal(statSync(note).mtimeMs, before.mtimeMs);
+  const restored = await loadVaultRules(p.paths, null, { now: LATER() });
+  assert.equal(restored.parsed, 1, 'ctime (or the inode) differs, so the cached entry is not used');
+  assert.deepEqual(patterns(restored.adrs), ['evalShrunk(']);
 
-    // A note removed from the vault leaves the file.
-    rmSync(note);
-    assert.deepEqual((await loadVaultRules(p.paths, null, { now: LATER() })).adrs, []);
-    assert.deepEqual(Object.keys(JSON.parse(readFileSync(p.cacheFile, 'utf8')).entries), []);
-  } finally {
-    p.dispose();
+  // A note removed from the vault leaves the file.
+  rmSync(note);
+  assert.deepEqual((await loadVaultRules(p.paths, null, { now: LATER() })).adrs, []);
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(p.cacheFile, 'utf8')).entries), []);
+}));
+
+test('a note edited less than RACY_MS before the load is parsed but never cached (the same-tick, same-size blind spot)', withAdr(async (p, note) => {
+  const first = await loadVaultRules(p.paths, null); // the real clock: the note was written a moment ago
+  assert.deepEqual(patterns(first.adrs), ['evalA(']);
+  const cached = existsSync(p.cacheFile) ? Object.keys(JSON.parse(readFileSync(p.cacheFile, 'utf8')).entries) : [];
+  assert.deepEqual(cached, [], 'no entry for a fresh note');
+  // Same size, same mtime, as an edit inside the same timestamp tick would leave it. (This file system's ctime
+  // would still tell them apart; on a coarse one it would not, which is why the entry was never written.)
+  utimesSync(note, OLD, OLD);
+  writeFileSync(note, ADR('evalB'));
+  utimesSync(note, OLD, OLD);
+  const second = await loadVaultRules(p.paths, null);
+  assert.equal(second.cached, 0);
+  assert.deepEqual(patterns(second.adrs), ['evalB(']);
+}));
+
+test('a corrupt, foreign or tampered cache file is ignored and rewritten; a config change that could affect parsing misses', withAdr(async (p, note) => {
+  await loadVaultRules(p.paths, null, { now: LATER() });
+  const good = readFileSync(p.cacheFile, 'utf8');
+
+  for (const bad of ['{"format": "k0maru-guard-rules", "key": ', '[1, 2, 3]', '{"format": "something-else", "key": "x", "entries": {}}', '']) {
+    writeFileSync(p.cacheFile, bad);
+    const r = await loadVaultRules(p.paths, null, { now: LATER() });
+    assert.equal(r.cacheFile, 'ignored', `not ignored: ${JSON.stringify(bad)}`);
+    assert.deepEqual(patterns(r.adrs), ['evalA(']);
+    assert.equal(r.parsed, 1);
+    assert.equal(readFileSync(p.cacheFile, 'utf8'), good, 'rewritten');
   }
-});
 
-test('a note edited less than RACY_MS before the load is parsed but never cached (the same-tick, same-size blind spot)', async () => {
-  const p = project();
-  const note = join(p.paths.notesRoot, 'adr-007.md');
-  try {
-    writeFileSync(note, ADR('evalA'));
-    const first = await loadVaultRules(p.paths, null); // the real clock: the note was written a moment ago
-    assert.deepEqual(patterns(first.adrs), ['evalA(']);
-    const cached = existsSync(p.cacheFile) ? Object.keys(JSON.parse(readFileSync(p.cacheFile, 'utf8')).entries) : [];
-    assert.deepEqual(cached, [], 'no entry for a fresh note');
-    // Same size, same mtime, as an edit inside the same timestamp tick would leave it. (This file system's ctime
-    // would still tell them apart; on a coarse one it would not, which is why the entry was never written.)
-    utimesSync(note, OLD, OLD);
-    writeFileSync(note, ADR('evalB'));
-    utimesSync(note, OLD, OLD);
-    const second = await loadVaultRules(p.paths, null);
-    assert.equal(second.cached, 0);
-    assert.deepEqual(patterns(second.adrs), ['evalB(']);
-  } finally {
-    p.dispose();
+  // Right key and stats, but an entry that claims another note's path or lacks its rules: parsed again.
+  const doc = JSON.parse(good);
+  const rel = Object.keys(doc.entries)[0];
+  for (const tamper of [{ ...doc.entries[rel].p, adrPath: 'other.md' }, { ...doc.entries[rel].p, rules: 'none' }, 42]) {
+    writeFileSync(p.cacheFile, JSON.stringify({ ...doc, entries: { [rel]: { ...doc.entries[rel], p: tamper } } }));
+    const r = await loadVaultRules(p.paths, null, { now: LATER() });
+    assert.equal(r.parsed, 1);
+    assert.deepEqual(patterns(r.adrs), ['evalA(']);
   }
-});
 
-test('a corrupt, foreign or tampered cache file is ignored and rewritten; a config change that could affect parsing misses', async () => {
-  const p = project();
-  const note = join(p.paths.notesRoot, 'adr-007.md');
-  try {
-    writeFileSync(note, ADR('evalA'));
-    await loadVaultRules(p.paths, null, { now: LATER() });
-    const good = readFileSync(p.cacheFile, 'utf8');
-
-    for (const bad of ['{"format": "k0maru-guard-rules", "key": ', '[1, 2, 3]', '{"format": "something-else", "key": "x", "entries": {}}', '']) {
-      writeFileSync(p.cacheFile, bad);
-      const r = await loadVaultRules(p.paths, null, { now: LATER() });
-      assert.equal(r.cacheFile, 'ignored', `not ignored: ${JSON.stringify(bad)}`);
-      assert.deepEqual(patterns(r.adrs), ['evalA(']);
-      assert.equal(r.parsed, 1);
-      assert.equal(readFileSync(p.cacheFile, 'utf8'), good, 'rewritten');
-    }
-
-    // Right key and stats, but an entry that claims another note's path or lacks its rules: parsed again.
-    const doc = JSON.parse(good);
-    const rel = Object.keys(doc.entries)[0];
-    for (const tamper of [{ ...doc.entries[rel].p, adrPath: 'other.md' }, { ...doc.entries[rel].p, rules: 'none' }, 42]) {
-      writeFileSync(p.cacheFile, JSON.stringify({ ...doc, entries: { [rel]: { ...doc.entries[rel], p: tamper } } }));
-      const r = await loadVaultRules(p.paths, null, { now: LATER() });
-      assert.equal(r.parsed, 1);
-      assert.deepEqual(patterns(r.adrs), ['evalA(']);
-    }
-
-    // The vault's guard settings are part of the key.
-    writeFileSync(p.paths.configPath, JSON.stringify({ guard: { inferred: 'block' } }));
-    const changed = await loadVaultRules(p.paths, null, { now: LATER() });
-    assert.equal(changed.cacheFile, 'ignored');
-    assert.equal(changed.parsed, 1);
-    assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).cached, 1);
-  } finally {
-    p.dispose();
-  }
-});
+  // The vault's guard settings are part of the key.
+  writeFileSync(p.paths.configPath, JSON.stringify({ guard: { inferred: 'block' } }));
+  const changed = await loadVaultRules(p.paths, null, { now: LATER() });
+  assert.equal(changed.cacheFile, 'ignored');
+  assert.equal(changed.parsed, 1);
+  assert.equal((await loadVaultRules(p.paths, null, { now: LATER() })).cached, 1);
+}));
 
 test('the cache file and its folder are never followed when they are symlinks', async () => {
   const p = project();
