@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { AdrRules, GuardRule, InferredSetting } from '../core/guard/types';
 import type { VaultPaths } from '../core/vault/paths';
 import { loadGuard } from './coreLoader';
