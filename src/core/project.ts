@@ -46,7 +46,7 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
     // A flush killed midway is finished (or undone) before the scan reads its notes: src/core/flush/recover.ts.
     scan: async (scanOpts: ScanOptions = {}) => {
       await recoverIfPending(paths, log);
-      const run = () => scanner.scan({ exclude: config.exclude, ...scanOpts });
+      const run = () => scanner.scan(scanOpts);
       try {
         return await run();
       } catch (err) {

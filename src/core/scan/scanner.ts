@@ -37,7 +37,6 @@ export interface ScanOptions {
   onProgress?: (p: ScanProgress) => void;
   /** Larger files are skipped and reported (default 5 MiB: a note that size is a dump, not a note). */
   maxFileBytes?: number;
-  exclude?: string[];
   /**
    * Hosts with an event loop to keep responsive (the editor) pass a budget in ms: the scan then yields to the
    * event loop whenever it has worked that long, and commits in smaller batches so no single step runs long.
@@ -79,10 +78,9 @@ export class IncrementalScanner {
     private readonly notes: string | (() => NoteSource[]),
   ) {}
 
-  private sources(exclude: string[] | undefined): NoteSource[] {
-    const list = typeof this.notes === 'string' ? [{ root: this.notes, prefix: '', boundary: this.notes, exclude: [] }] : this.notes();
-    if (!exclude?.length) return list;
-    return list.map((s) => (s.prefix ? s : { ...s, exclude: [...new Set([...s.exclude, ...exclude])] }));
+  /** The vault's `exclude` globs come with its source (noteSources reads them from the config). */
+  private sources(): NoteSource[] {
+    return typeof this.notes === 'string' ? [{ root: this.notes, prefix: '', boundary: this.notes, exclude: [] }] : this.notes();
   }
 
   async scan(opts: ScanOptions = {}): Promise<ScanReport> {
@@ -92,7 +90,7 @@ export class IncrementalScanner {
     const hash = (data: Uint8Array | string) => hasher!(data);
     const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const known = this.warm();
-    const { files, skipped } = listSourceNotes(this.sources(opts.exclude), { stat: true });
+    const { files, skipped } = listSourceNotes(this.sources(), { stat: true });
     const report: ScanReport = { added: 0, modified: 0, touched: 0, unchanged: 0, deleted: 0, skipped, warnings: [], total: 0, durationMs: 0, changedPaths: [], deletedPaths: [] };
 
     type Pending = { kind: 'upsert'; rel: string; mtimeMs: number; size: number; hash: string; note: ParsedNote; warnings: string[] } | { kind: 'touch'; rel: string; mtimeMs: number; size: number };
