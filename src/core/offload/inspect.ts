@@ -1,6 +1,5 @@
 import { relative } from 'node:path';
-import { RE2 } from 're2-wasm';
-import { freeRe2 } from '../guard/re2Pool';
+import { freeRe2, loadRe2, type Re2Like } from '../guard/re2Pool';
 import { K0Error } from '../errors';
 import type { VaultPaths } from '../vault/paths';
 import { visibleLine } from './ansi';
@@ -47,9 +46,12 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
   const end = positiveInt('end_line', input.end_line) ?? Number.POSITIVE_INFINITY;
   const max = positiveInt('max_lines', input.max_lines) ?? DEFAULT_INSPECT_MAX_LINES;
   if (end < start) throw new K0Error('INVALID_ARGUMENT', `end_line ${end} is before start_line ${start}`);
-  let re: RE2 | undefined;
+  let re: Re2Like | undefined;
   if (input.grep !== undefined) {
     if (!input.grep) throw new K0Error('INVALID_ARGUMENT', 'grep must not be empty');
+    // re2-wasm loaded on first use, by the one loader (src/core/guard/re2Pool.ts): an inspect without grep, and every
+    // command that imports the offload barrel (offload, gc, distill), does not pay for its WASM.
+    const RE2 = loadRe2();
     try {
       re = new RE2(input.grep, 'u');
     } catch (err) {
@@ -61,14 +63,14 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
   } finally {
     // RE2 objects live in re2-wasm's fixed 16 MB heap and are never garbage-collected: a long-lived MCP server
     // that grepped once per call would fill it.
-    freeRe2(re as never);
+    freeRe2(re);
   }
 }
 
 async function readNode(
   paths: Pick<VaultPaths, 'refsDir' | 'projectRoot'>,
   nodeId: string,
-  { start, end, max, re, numbered }: { start: number; end: number; max: number; re?: RE2; numbered: boolean },
+  { start, end, max, re, numbered }: { start: number; end: number; max: number; re?: Re2Like; numbered: boolean },
 ): Promise<InspectResult> {
   const file = findNodeFile(paths.refsDir, nodeId);
   if (!file) throw new K0Error('NODE_NOT_FOUND', `no offloaded log with id ${nodeId} in ${relative(paths.projectRoot, paths.refsDir) || paths.refsDir}`);
@@ -83,7 +85,7 @@ async function readNode(
       n = lineNo;
       if (n < start || n > end) continue;
       // The whole line is tested (RE2 is linear in its length); only what is returned is capped.
-      if (re && !re.test(visibleLine(raw))) continue;
+      if (re && re.exec(visibleLine(raw)) === null) continue;
       if (out.length >= max) {
         truncated = true;
         continue; // keep counting total_lines
