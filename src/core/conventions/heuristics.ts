@@ -91,6 +91,7 @@ export function mdFiles(dir: string): string[] {
   return notesIn(dir).filter((n) => !IGNORED_NOTE.test(n));
 }
 
+/** Every note directly in `dir`, README and templates included. */
 function notesIn(dir: string): string[] {
   return listNoteFiles(dir, { maxDepth: 0 }).files.map((f) => f.rel);
 }
@@ -189,11 +190,6 @@ export function findCategoryTemplate(notesRoot: string, templateFolder: string, 
     skill: /^(skill|playbook|runbook)([ _-]?template)?\.md$/i,
   };
   const re = names[category] ?? new RegExp(`^${category.replace(/[^\w-]/g, '')}([ _-]?template)?\\.md$`, 'i');
-  const hit = mdFilesAll(join(notesRoot, templateFolder)).find((f) => re.test(f));
+  const hit = notesIn(join(notesRoot, templateFolder)).find((f) => re.test(f)); // templates included; a folder named `adr.md` is not one
   return hit ? `${templateFolder}/${hit}` : undefined;
-}
-
-/** Every note in the folder, templates included; a folder named `adr.md` is not a template. */
-function mdFilesAll(dir: string): string[] {
-  return notesIn(dir);
 }
