@@ -25,7 +25,7 @@ export function describeFusion(f: FusionOptions): string {
  * (recallWithVectors: BM25 with the host's reason until a model loads). The channel's own fusion is replaced for
  * this call only, so comparing presets never changes what agents get.
  */
-export async function searchForConsole(project: Project, p: ParamsOf<'search'>, vectors: VectorSource, budgetMs: number): Promise<SearchResult> {
+export async function searchForConsole(project: Project, p: ParamsOf<'search'>, vectors: VectorSource): Promise<SearchResult> {
   const fusion = parseFusion(p.fusion);
   const graph = indexGraph(project.index);
   const adaptChannel = (c: VectorChannel): VectorChannel => ({
@@ -33,7 +33,7 @@ export async function searchForConsole(project: Project, p: ParamsOf<'search'>, 
     pending: () => c.pending(),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
   });
-  const r = await recallWithVectors(project, p.query, { limit: p.limit, mode: p.mode, budgetMs, adaptChannel }, vectors);
+  const r = await recallWithVectors(project, p.query, { limit: p.limit, mode: p.mode, adaptChannel }, vectors);
   return {
     query: r.query,
     mode: r.mode,

@@ -32,7 +32,7 @@ export function createConsoleService(ports: ConsolePorts, checkpoints = new Line
   const handlers: { [M in ConsoleMethod]: (params: Extract<ConsoleRequest, { method: M }>['params']) => Promise<ResultOf<M>> } = {
     search: async (p) => {
       const project = await ports.project();
-      return searchForConsole(project, p, (budgetMs) => ports.vectors(budgetMs ?? SEARCH_EMBED_BUDGET_MS), SEARCH_EMBED_BUDGET_MS);
+      return searchForConsole(project, p, () => ports.vectors(SEARCH_EMBED_BUDGET_MS));
     },
     openNote: async (p) => readNoteForPage(await ports.project(), p.path),
     listOffloads: async (p) => listOffloads((await ports.project()).paths, p.limit),

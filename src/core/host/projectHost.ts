@@ -135,7 +135,7 @@ export class ProjectHost {
   /** Recall under the one policy (recallWithVectors), after a scan that started after the request. */
   async recall(query: string, opts: HostRecallOptions = {}): Promise<RecallResult> {
     const project = await this.fresh({ reason: opts.reason ?? 'recall', signal: opts.signal });
-    return recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs ?? 1000, signal));
+    return recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs, signal));
   }
 
   /** Stops the embedding worker; the next hybrid recall starts one again (the editor's model setting changed). */
