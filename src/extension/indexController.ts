@@ -37,7 +37,7 @@ export class IndexController implements vscode.Disposable {
   constructor(
     readonly projectRoot: string,
     private readonly log: vscode.LogOutputChannel,
-    private readonly opts: IndexControllerOptions = { model: () => undefined, onVectorsCovered: () => {} },
+    private readonly opts: IndexControllerOptions,
   ) {}
 
   get state(): IndexState {

@@ -78,7 +78,7 @@ export class VaultSession implements vscode.Disposable {
    * what the scanner changed for up to `budgetMs`, then the rest fills in in the background. A warning instead of a
    * channel means: answer with BM25 (no usable model).
    */
-  vectors(budgetMs = 1000): Promise<VectorAttempt> {
+  vectors(budgetMs: number): Promise<VectorAttempt> {
     return this.controller.host.vectors(budgetMs);
   }
 
