@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../fsutil/fault';
 import { fsyncDir, isOurTempName, writeNewFileSynced } from '../fsutil/atomicWrite';
 import { safeJoin } from '../vault/paths';
+import { readRegularFile } from '../vault/regularFile';
 import { setFrontmatterFields } from './frontmatterEdit';
 import { JOURNAL_FILE, JOURNAL_TEMP } from './pending';
 
@@ -105,9 +106,10 @@ export function readJournal(k0Dir: string): FlushJournal | 'invalid' | undefined
 export const targetOf = (notesRoot: string, op: JournalOp): string => safeJoin(notesRoot, op.rel);
 export const tempOf = (notesRoot: string, op: JournalOp): string => join(dirname(targetOf(notesRoot, op)), op.temp);
 
+/** The file's text, or undefined when it is missing or not a regular file (a FIFO is never waited on). */
 function readIfFile(abs: string): string | undefined {
   try {
-    return readFileSync(abs, 'utf8');
+    return readRegularFile(abs).toString('utf8');
   } catch {
     return undefined;
   }
