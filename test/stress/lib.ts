@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Database } from 'node-sqlite3-wasm';
 import { privateCli } from '../unit/flush/crashKit';
+import { textOf } from '../helpers/mcpClient';
 
 export const FULL = process.env.K0MARU_STRESS === 'full';
 export const MODE = FULL ? 'full' : 'short';
@@ -109,18 +110,18 @@ export function percentile(values: number[], p: number): number {
 
 export const round = (n: number): number => Math.round(n * 10) / 10;
 
-/** Every text result of a tool call, and whether it is an error with code INTERNAL. */
+/** Whether a tool result is an error with code INTERNAL (in its structured content or its text). */
 export function isInternal(result: unknown): boolean {
-  const r = result as { isError?: boolean; content?: { text?: string }[]; structuredContent?: { code?: string } };
+  const r = result as { isError?: boolean; structuredContent?: { code?: string } };
   if (!r?.isError) return false;
-  const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
+  const text = textOf(r);
   return r.structuredContent?.code === 'INTERNAL' || /\bINTERNAL\b/.test(text);
 }
 
 export function errorCode(result: unknown): string | undefined {
-  const r = result as { isError?: boolean; content?: { text?: string }[]; structuredContent?: { code?: string } };
+  const r = result as { isError?: boolean; structuredContent?: { code?: string } };
   if (!r?.isError) return undefined;
-  const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
+  const text = textOf(r);
   if (/-32602|validation error/i.test(text)) return 'SCHEMA_REJECTED';
   return r.structuredContent?.code ?? /^([A-Z][A-Z_]{3,}):/.exec(text)?.[1] ?? `UNCODED: ${text.slice(0, 80)}`;
 }
