@@ -8,7 +8,7 @@ export type ServerMode = 'full' | 'sidecar';
 
 export interface K0McpServer {
   server: McpServer;
-  session: ProjectHost;
+  host: ProjectHost;
   tools: string[];
   /** Resolves once no tool call is running. */
   idle(): Promise<void>;
@@ -33,8 +33,8 @@ export function createMcpServer(opts: McpServerOptions): K0McpServer {
   );
   // The one long-lived host: warm scanner, single-flight scans, one embedding worker (no background fill: an
   // agent's call has its own budget and the next call catches up).
-  const session = new ProjectHost({ vault: opts.vault, cwd: opts.cwd, env: opts.env, log: opts.log });
-  const ctx: ToolContext = { session, cwd: opts.cwd, env: opts.env };
+  const host = new ProjectHost({ vault: opts.vault, cwd: opts.cwd, env: opts.env, log: opts.log });
+  const ctx: ToolContext = { host, cwd: opts.cwd, env: opts.env };
   const registered: string[] = [];
   let running = 0;
   let waiters: (() => void)[] = [];
@@ -62,11 +62,11 @@ export function createMcpServer(opts: McpServerOptions): K0McpServer {
   }
   return {
     server,
-    session,
+    host,
     tools: registered,
     idle: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close: async () => {
-      await session.close();
+      await host.close();
       await server.close();
     },
   };

@@ -28,7 +28,7 @@ export const offloadContextTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const [{ offloadLog, MCP_OFFLOAD_THRESHOLD }, { formatLocation }] = await Promise.all([import('../../core/offload/offload'), import('../../core/offload/types')]);
-      const project = await ctx.session.paths();
+      const project = await ctx.host.paths();
       const r = await offloadLog(project, { text: String(args.raw_text ?? ''), taskName: args.task_name as string | undefined, threshold: MCP_OFFLOAD_THRESHOLD, source: 'mcp' });
       const primary = r.analysis.primary;
       return textResult(r.text, {
@@ -60,7 +60,7 @@ export const inspectLogNodeTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const { inspectLogNode } = await import('../../core/offload/inspect');
-      const project = await ctx.session.paths();
+      const project = await ctx.host.paths();
       const r = await inspectLogNode(project, {
         node_id: String(args.node_id ?? ''),
         start_line: args.start_line as number | undefined,
@@ -87,7 +87,7 @@ export const gcSessionContextTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const { gcSession } = await import('../../core/gc/gcSession');
-      const project = await ctx.session.paths();
+      const project = await ctx.host.paths();
       const r = await gcSession(project, {
         trajectory_json: String(args.trajectory_json ?? ''),
         threshold: args.threshold as number | undefined,
@@ -120,7 +120,7 @@ export const distillSessionSkillTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const { distillSkill } = await import('../../core/distill/distill');
-      const project = await ctx.session.fresh();
+      const project = await ctx.host.fresh();
       const r = await distillSkill(project.paths, args, { env: ctx.env });
       const head = r.dry_run
         ? `Preview (nothing written): ${r.title} — ${r.runtime} / ${r.family}`

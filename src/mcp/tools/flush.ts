@@ -29,7 +29,7 @@ export const flushSessionTool: ToolDefinition = {
   sidecar: true,
   handler: (args, ctx) =>
     guarded(async () => {
-      const project = await ctx.session.fresh();
+      const project = await ctx.host.fresh();
       const { flushNote } = await import('../../core/flush');
       const r = await flushNote(project.paths, {
         title: args.title as string,

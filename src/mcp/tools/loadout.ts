@@ -22,7 +22,7 @@ export const getProjectLoadoutTool: ToolDefinition = {
   sidecar: true,
   handler: (args, ctx) =>
     guarded(async () => {
-      const project = await ctx.session.fresh({ reason: 'get_project_loadout', signal: ctx.signal });
+      const project = await ctx.host.fresh({ reason: 'get_project_loadout', signal: ctx.signal });
       const { getProjectLoadout } = await import('../../core/loadout/loadout');
       const l = await getProjectLoadout(project, { projectName: args.project_name as string | undefined, diff: args.diff as boolean | undefined, branch: args.branch as string | undefined });
       return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50) });

@@ -45,7 +45,7 @@ export const recallMemoryTool: ToolDefinition = {
       const { renderFull, renderWire } = await import('../../core/search/wire');
       const full = !!args.full;
       // Scan before answer, the vectors within the budget, and the BM25 fallback with its warning: all in the host.
-      const r = await ctx.session.recall(String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: args.mode as RecallMode | undefined, full, budgetMs: VECTOR_BUDGET_MS, signal: ctx.signal });
+      const r = await ctx.host.recall(String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: args.mode as RecallMode | undefined, full, budgetMs: VECTOR_BUDGET_MS, signal: ctx.signal });
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
       const text = r.warnings.length ? `${body}\n\n(${r.warnings.join('; ')})` : body;
       return textResult(text, {

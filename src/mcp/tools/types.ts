@@ -4,7 +4,7 @@ import type { ProjectHost } from '../../core/host';
 
 export interface ToolContext {
   /** The server's one long-lived host (scan before answer, vectors). */
-  session: ProjectHost;
+  host: ProjectHost;
   cwd: string;
   env: NodeJS.ProcessEnv;
   /** This call's cancellation (the client sent notifications/cancelled, or the server is closing). */
