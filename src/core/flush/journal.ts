@@ -15,8 +15,6 @@ import { JOURNAL_FILE, JOURNAL_TEMP } from './pending';
  * Every step is idempotent, so a process killed while recovering is recovered in turn.
  */
 
-export { JOURNAL_FILE, JOURNAL_TEMP, hasPendingFlush as hasPendingJournal } from './pending';
-
 export interface CreateOp {
   kind: 'create';
   /** Vault-relative path of the new note. */

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { K0Error } from '../errors';
 import { pidAlive } from '../fsutil/atomicWrite';
+import { LOCK_DIR } from './pending';
 
 /**
  * A cross-process lock for the few milliseconds a flush needs: picking a free file name or the next ADR
@@ -21,7 +22,7 @@ export interface LockHandle {
 }
 
 export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
-  const dir = join(k0Dir, 'flush.lock');
+  const dir = join(k0Dir, LOCK_DIR);
   mkdirSync(k0Dir, { recursive: true });
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
@@ -58,7 +59,7 @@ export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
 
 /** Removes the flush lock when its holder is gone (killed); a live holder's lock is left alone. Never waits. */
 export function clearStaleFlushLock(k0Dir: string): void {
-  const dir = join(k0Dir, 'flush.lock');
+  const dir = join(k0Dir, LOCK_DIR);
   if (existsSync(dir) && isStale(dir)) breakLock(dir);
 }
 

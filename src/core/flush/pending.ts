@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export const JOURNAL_FILE = 'flush.journal';
 /** The journal is written here first; only one flush at a time writes (under the flush lock). */
 export const JOURNAL_TEMP = 'flush.journal.tmp';
+/** The flush lock's directory (lock.ts). */
+export const LOCK_DIR = 'flush.lock';
 
 /** Two stats: true when a killed flush left its journal (or the journal's temp) behind. */
 export function hasPendingFlush(k0Dir: string): boolean {
@@ -14,7 +16,7 @@ export function hasPendingFlush(k0Dir: string): boolean {
 
 /** Also true while a flush lock exists (held now, or left by a killed flush: then it is cleared). */
 function needsLook(k0Dir: string): boolean {
-  return hasPendingFlush(k0Dir) || existsSync(join(k0Dir, 'flush.lock'));
+  return hasPendingFlush(k0Dir) || existsSync(join(k0Dir, LOCK_DIR));
 }
 
 /**

@@ -4,8 +4,9 @@ import { isK0Error } from '../errors';
 import { sweepStaleTemps } from '../fsutil/atomicWrite';
 import { faultPoint } from '../fsutil/fault';
 import type { VaultPaths } from '../vault/paths';
-import { hasPendingJournal, JOURNAL_TEMP, journalPath, readJournal, removeJournal, RollForwardConflict, rollBackOp, rollForwardOp, targetOf, tempOf, writeJournal, type FlushJournal } from './journal';
+import { journalPath, readJournal, removeJournal, RollForwardConflict, rollBackOp, rollForwardOp, targetOf, tempOf, writeJournal, type FlushJournal } from './journal';
 import { acquireFlushLock, clearStaleFlushLock } from './lock';
+import { hasPendingFlush, JOURNAL_TEMP } from './pending';
 
 export interface RecoveryReport {
   /** What the interrupted flush became: finished, undone, or nothing was pending. */
@@ -25,7 +26,7 @@ const NONE: RecoveryReport = { action: 'none', paths: [], warnings: [] };
  */
 export function recoverPendingFlush(paths: VaultPaths, opts: { env?: NodeJS.ProcessEnv; lockTimeoutMs?: number } = {}): RecoveryReport {
   clearStaleFlushLock(paths.k0Dir);
-  if (!hasPendingJournal(paths.k0Dir)) return NONE;
+  if (!hasPendingFlush(paths.k0Dir)) return NONE;
   let lock;
   try {
     lock = acquireFlushLock(paths.k0Dir, opts.lockTimeoutMs ?? 2_000);
@@ -43,7 +44,7 @@ export function recoverPendingFlush(paths: VaultPaths, opts: { env?: NodeJS.Proc
 
 /** The same, for a caller that already holds the flush lock (flushNote). */
 export function recoverLocked(paths: VaultPaths, env?: NodeJS.ProcessEnv): RecoveryReport {
-  if (!hasPendingJournal(paths.k0Dir)) return NONE;
+  if (!hasPendingFlush(paths.k0Dir)) return NONE;
   // A journal temp was never renamed into place: that flush had not started changing the vault.
   rmSync(join(paths.k0Dir, JOURNAL_TEMP), { force: true });
   const j = readJournal(paths.k0Dir);
