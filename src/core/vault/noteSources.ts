@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
 import { isInsidePath, linkRefusal, listNoteFiles, type ListNotesOptions, type NoteFile, type SkippedFile } from './noteFiles';
 import { readConfig, safeJoin, type K0Config, type VaultPaths } from './paths';
-import { PROJECT_PATH_PREFIX } from './notePath';
+import { isProjectNotePath, PROJECT_PATH_PREFIX } from './notePath';
 
 /**
  * Where a project's notes come from: the vault (`.k0maru/wiki/` or a bound Obsidian vault) and the ADR folders the
@@ -17,7 +17,7 @@ import { PROJECT_PATH_PREFIX } from './notePath';
  * vault walk never lists a top-level `:`), so the two never collide. `noteFileFor` turns either back into a file.
  */
 
-export { PROJECT_PATH_PREFIX, noteFilePath } from './notePath';
+export { isProjectNotePath, PROJECT_PATH_PREFIX, noteFilePath } from './notePath';
 
 /** ADR folders teams already keep (adr-tools, log4brains, MADR defaults), project-relative. */
 export const DEFAULT_ADR_FOLDERS = ['docs/adr', 'doc/adr', 'docs/decisions', 'docs/architecture/decisions', 'architecture-decision-record'];
@@ -94,7 +94,7 @@ export function listSourceNotes(sources: NoteSource[], opts: Pick<ListNotesOptio
     const r = listNoteFiles(s.root, { ...opts, exclude: s.exclude, boundary: s.boundary });
     for (const f of r.files) {
       // A top-level `:` in the vault would shadow the project namespace: not a note name anyone uses.
-      if (!s.prefix && f.rel.startsWith(':/')) {
+      if (!s.prefix && isProjectNotePath(f.rel)) {
         skipped.push({ path: f.rel, reason: 'a vault folder named ":" is reserved for project paths' });
         continue;
       }
@@ -107,11 +107,6 @@ export function listSourceNotes(sources: NoteSource[], opts: Pick<ListNotesOptio
 
 export function listProjectNotes(paths: VaultPaths, opts: Pick<ListNotesOptions, 'stat' | 'maxDepth'> & { config?: K0Config } = {}): { files: ProjectNote[]; skipped: SkippedFile[] } {
   return listSourceNotes(noteSources(paths, opts.config), opts);
-}
-
-/** Is this index path a note of a project folder (not of the vault)? */
-export function isProjectNotePath(path: string): boolean {
-  return path.startsWith(PROJECT_PATH_PREFIX);
 }
 
 /**
