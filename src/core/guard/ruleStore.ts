@@ -4,6 +4,7 @@ import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '
 import { validateRegex } from './pattern';
 import type { AdrRules } from './types';
 import { fileCacheByDefault, openRuleCacheFile, type RuleCacheFile } from './ruleCacheFile';
+import { LruMap } from './lru';
 
 /**
  * Finds the rules of every ADR in the vault. A note is a rule source when it has a guard section (`## Invariants`,
@@ -70,13 +71,11 @@ type Row = { hash: string; mtime: number; size: number; payload: string | null }
  * host that opens many vaults keeps only the most recently used few (issue 13 item 15).
  */
 export const MEMO_MAX_VAULTS = 8;
-const memo = new Map<string, Map<string, Row>>();
+const memo = new LruMap<string, Map<string, Row>>(MEMO_MAX_VAULTS);
 
 function memoFor(key: string): Map<string, Row> {
-  const rows = memo.get(key) ?? new Map<string, Row>();
-  memo.delete(key); // re-inserted last: Map order is the LRU order
-  memo.set(key, rows);
-  while (memo.size > MEMO_MAX_VAULTS) memo.delete(memo.keys().next().value as string);
+  let rows = memo.get(key);
+  if (!rows) memo.set(key, (rows = new Map<string, Row>()));
   return rows;
 }
 
