@@ -1,5 +1,6 @@
 import type { IndexDb } from '../index/db';
-import { isK0Error, K0Error } from '../errors';
+import { isK0Error } from '../errors';
+import { throwIfCancelled } from '../host/cancel';
 import { DEFAULT_FUSION, type FusionOptions } from '../search/fusion';
 import { createVectorChannel, type VectorChannelHandle } from './channel';
 import { EmbedWorker } from './embedWorker';
@@ -45,7 +46,7 @@ export class VectorSession {
   /** `signal`: a caller that gave up while queued behind another prepare never starts its catch-up. */
   prepare(budgetMs = 1000, signal?: AbortSignal): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
     const next = this.queue.then(() => {
-      if (signal?.aborted) throw new K0Error('CANCELLED', 'embedding was cancelled');
+      throwIfCancelled(signal, 'embedding');
       return this.prepareNow(budgetMs);
     });
     this.queue = next.catch(() => {});

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { locateVault, readConfig, type K0Config, type VaultPaths } from '../vault/paths';
@@ -8,6 +8,7 @@ import { unmatchedScopeDiagnostics } from './scopeCheck';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources, type NoteSource } from '../vault/noteSources';
+import { readRegularFile } from '../vault/regularFile';
 import type { AdrRules, ChangedFile, GuardDiagnostic, GuardResult, GuardRule, Violation } from './types';
 import { projectMatches } from './project';
 import { checkRequestPaths, isInside } from './confine';
@@ -181,12 +182,17 @@ function contentProvider(root: string, source: GuardResult['source']): ContentPr
   };
 }
 
+/** A file larger than this is not read for its text (the diff's own lines are used). */
+const MAX_DISK_BYTES = 4 * 1024 * 1024;
+
 function fromDisk(root: string, abs: string, file: ChangedFile): string[] | undefined {
   try {
     // A diff can name `../../etc/passwd`, a tracked symlink can lead anywhere: only the project's files are read.
     if (!isInside(root, abs)) return undefined;
-    if (statSync(abs).size > 4 * 1024 * 1024) return undefined;
-    const lines = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    // One open + fstat, no stat before it; never blocks on a FIFO a tracked symlink leads to.
+    const buf = readRegularFile(abs, MAX_DISK_BYTES + 1);
+    if (buf.length > MAX_DISK_BYTES) return undefined;
+    const lines = buf.toString('utf8').replace(/^\uFEFF/, '').split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
     for (const a of file.added) if (lines[a.line - 1] !== a.text) return undefined;
     return lines;
   } catch {

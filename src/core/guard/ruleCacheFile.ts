@@ -68,8 +68,6 @@ function statKey(st: Stats): [number, number, number, number] {
   return [st.mtimeMs, st.ctimeMs, st.size, st.ino];
 }
 
-export { digest };
-
 let codeIdCache: string | undefined;
 
 /** esbuild's lazily loaded chunks are named by a hash of their content (esbuild.mjs: `lazy-[name]-[hash]`). */

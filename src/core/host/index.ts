@@ -2,4 +2,3 @@
 export { ProjectHost, type ProjectHostOptions, type FreshOptions, type HostRecallOptions, type ScanEvent } from './projectHost';
 export { recallWithVectors, type PolicyRecallOptions, type VectorAttempt, type VectorSource } from './recallPolicy';
 export { ScanGate, type ScanRequest } from './scanGate';
-export { cancelled, throwIfCancelled, untilCancelled } from './cancel';
