@@ -2,18 +2,24 @@
 # Captures real failure logs for the offload / gc / distill tests by running small failing programs on this
 # machine. Nothing in test/fixtures/logs is hand-written: re-run this script to regenerate them.
 #   scripts/capture-fixtures.sh            # all
+#   scripts/capture-fixtures.sh 'REGEX'    # only logs whose name matches (sources are still all written)
 # Needs: cargo/rustc, python3 (+ pytest if present), node, npx tsc, g++ (ASan), make, go (apt-get install golang-go).
 # Sources are written to a fixed scratch folder so the paths inside the logs stay stable between captures.
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/test/fixtures/logs"
 SRC="${K0_FIXTURE_SRC:-/tmp/k0maru-fixture-src}"
+ONLY="${1:-}"
+# vitest / jest / mocha / eslint come from a scratch npm folder outside the repo (never the project's package.json):
+#   mkdir -p /tmp/k0h4/npm && cd /tmp/k0h4/npm && npm init -y && npm install vitest jest mocha eslint @eslint/js
+NPM_TOOLS="${K0_NPM_TOOLS:-/tmp/k0h4/npm/node_modules}"
 rm -rf "$SRC"
 mkdir -p "$OUT" "$SRC"
 
 # run NAME DIR CMD... : runs CMD in DIR, stdout+stderr interleaved into $OUT/NAME.log; failure is expected.
 run() {
   local name="$1" dir="$2"; shift 2
+  if [ -n "$ONLY" ] && ! [[ "$name" =~ $ONLY ]]; then return 0; fi
   (cd "$dir" && "$@") >"$OUT/$name.log" 2>&1
   echo "captured $name.log (exit $?, $(wc -l <"$OUT/$name.log") lines)"
 }
@@ -629,5 +635,11 @@ EOF
 if python3 -c 'import pytest' 2>/dev/null; then
   run long-pytest-one-failure "$SRC/pybig" env PYTHONPATH=. python3 -m pytest -v -p no:cacheprovider tests
 fi
+
+# ---------------------------------------------------------------- issue #15: every common runner and error shape
+for part in "$ROOT"/scripts/capture-fixtures.d/*.sh; do
+  # shellcheck source=/dev/null
+  . "$part"
+done
 
 echo "fixtures in $OUT"
