@@ -11,6 +11,7 @@ import { registerGuardTests } from './suite/guardDiagnostics';
 import { registerEditorCommandTests } from './suite/editorCommands';
 import { registerConsoleTests, registerConsoleUiTests } from './suite/console';
 import { registerInferredRuleTests } from './suite/inferredRules';
+import { registerFirstHourTests } from './suite/firstHour';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -33,6 +34,7 @@ export function run(): Promise<void> {
     registerEditorCommandTests();
     registerConsoleTests();
     registerInferredRuleTests();
+    registerFirstHourTests();
   } else if (suite === 'console-ui') registerConsoleUiTests();
   else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {

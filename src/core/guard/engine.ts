@@ -3,6 +3,7 @@ import { languageOf, type LanguageInfo } from './languages';
 import { LruMap } from './lru';
 import { compilePattern, isCallShaped, type CompiledPattern } from './pattern';
 import { createClassifier, firstMultilineOpener, quickClass, type FileClassifier, type SyntaxClass } from './syntax';
+import { isSuppressed } from './suppress';
 import type { ChangedFile, GuardRule, MatchContext, RequireWindow, Violation } from './types';
 
 /**
@@ -245,6 +246,8 @@ async function confirm(candidates: Candidate[], files: ChangedFile[], langs: Lan
         if (context === 'code' && where === 'comment') continue;
         if (context === 'code-strict' && where !== 'code') continue;
         if (c.prepared.companion && companionPresent(c.prepared.companion, rule.window ?? { kind: 'statement' }, lines, c)) continue;
+        // `k0maru-guard-ignore <id>` on the line or the one above (suppress.ts); hunk lines when the file is unreadable.
+        if (isSuppressed((n) => lines[n - 1] ?? file.newSideLines.get(n), c.line, rule)) continue;
         out.push({
           ruleId: rule.id,
           kind: rule.kind,

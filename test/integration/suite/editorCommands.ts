@@ -72,7 +72,8 @@ export function registerEditorCommandTests(): void {
       assert.equal(l.budget, 300);
       const doc = vscode.window.activeTextEditor?.document;
       assert.equal(doc?.languageId, 'markdown');
-      assert.ok(doc?.isUntitled);
+      // #16 item 9: a read-only virtual document, not an Untitled one that asks to be saved.
+      assert.equal(doc?.uri.scheme, 'k0maru');
       assert.ok(doc?.getText().includes(l.markdown.slice(0, 40)));
     });
 
