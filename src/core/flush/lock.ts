@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { K0Error } from '../errors';
 import { pidAlive } from '../fsutil/atomicWrite';
+import { faultPoint } from '../fsutil/fault';
 import { LOCK_DIR } from './pending';
 
 /**
@@ -24,26 +25,27 @@ export interface LockHandle {
 export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
   const dir = join(k0Dir, LOCK_DIR);
   mkdirSync(k0Dir, { recursive: true });
+  clearOrphanLockParts(k0Dir);
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
   for (;;) {
-    try {
-      mkdirSync(dir);
-      try {
-        writeFileSync(join(dir, 'owner'), JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
-      } catch {
-        // the lock is held even without an owner file; stale detection then falls back to its age
-      }
+    if (takeLock(dir)) {
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          rmSync(dir, { recursive: true, force: true });
+          // Renamed away whole before it is removed: emptied in place, the folder could be taken over by another
+          // process's rename (rename(2) replaces an empty folder) and our rmdir would then fail on its lock.
+          const grave = `${dir}.stale-${process.pid}-${Date.now()}`;
+          try {
+            renameSync(dir, grave);
+          } catch {
+            return; // already gone (broken as stale)
+          }
+          rmSync(grave, { recursive: true, force: true });
         },
       };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     if (isStale(dir)) {
       breakLock(dir);
@@ -57,8 +59,51 @@ export function acquireFlushLock(k0Dir: string, timeoutMs = 5_000): LockHandle {
   }
 }
 
+/** Prefix of the private folder a lock is built in before it is renamed into place. */
+const PART = `${LOCK_DIR}.new-`;
+
+/**
+ * The lock appears under its name with its owner file already inside: it is built in a private folder named after
+ * this process and renamed into place. A kill can no longer leave a lock without an owner (which every other
+ * process had to respect for OWNERLESS_GRACE_MS); what it can leave is the private folder, whose pid in the name
+ * says when it is an orphan. rename(2) onto a folder that holds an owner file fails, so two takers cannot both win.
+ */
+function takeLock(dir: string): boolean {
+  const part = join(dirname(dir), `${PART}${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  mkdirSync(part);
+  try {
+    writeFileSync(join(part, 'owner'), JSON.stringify({ pid: process.pid, host: hostname(), at: Date.now() }));
+    faultPoint('flush', 'lock-take');
+    renameSync(part, dir);
+    return true;
+  } catch (err) {
+    rmSync(part, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return false;
+    throw err;
+  }
+}
+
+/** Removes private lock folders and moved-aside locks (`flush.lock.new-<pid>-…`, `flush.lock.stale-<pid>-…`) whose process is gone. */
+function clearOrphanLockParts(k0Dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(k0Dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^flush\.lock\.(?:new|stale)-(\d+)-/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || pidAlive(pid)) continue;
+    rmSync(join(k0Dir, name), { recursive: true, force: true });
+  }
+}
+
 /** Removes the flush lock when its holder is gone (killed); a live holder's lock is left alone. Never waits. */
 export function clearStaleFlushLock(k0Dir: string): void {
+  clearOrphanLockParts(k0Dir);
   const dir = join(k0Dir, LOCK_DIR);
   if (existsSync(dir) && isStale(dir)) breakLock(dir);
 }

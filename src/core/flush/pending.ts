@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Names inside `.k0maru/` (the journal protocol is in journal.ts). Kept in this dependency-free file so the guard
@@ -14,9 +14,17 @@ export function hasPendingFlush(k0Dir: string): boolean {
   return existsSync(join(k0Dir, JOURNAL_FILE)) || existsSync(join(k0Dir, JOURNAL_TEMP));
 }
 
-/** Also true while a flush lock exists (held now, or left by a killed flush: then it is cleared). */
+/**
+ * Also true while anything of the flush lock exists (held now, or left by a killed flush: then it is cleared) —
+ * the lock or the private folder a lock is built in (`flush.lock.new-<pid>-…`, lock.ts): one readdir of `.k0maru/`.
+ */
 function needsLook(k0Dir: string): boolean {
-  return hasPendingFlush(k0Dir) || existsSync(join(k0Dir, LOCK_DIR));
+  if (hasPendingFlush(k0Dir)) return true;
+  try {
+    return readdirSync(k0Dir).some((n) => n.startsWith(LOCK_DIR));
+  } catch {
+    return false;
+  }
 }
 
 /**

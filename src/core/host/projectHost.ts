@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { isK0Error } from '../errors';
 import type { Logger } from '../index/db';
 import type { Project } from '../project';
 import type { ScanProgress, ScanReport } from '../scan/scanner';
@@ -46,6 +48,18 @@ export interface FreshOptions {
   onProgress?(p: ScanProgress): void;
 }
 
+/** What one call through `use()` / `healing()` returns: its value, and the warning when the index was healed meanwhile. */
+export interface Healed<T> {
+  value: T;
+  warning?: string;
+}
+
+/**
+ * Set for the duration of one healing() call: an inner healing() (host.recall inside an MCP tool the server wraps)
+ * leaves retry and warning to the outer one, so a call heals and warns once.
+ */
+const healScope = new AsyncLocalStorage<true>();
+
 export interface HostRecallOptions extends PolicyRecallOptions {
   /** Why the scan before the answer runs (default 'recall'). */
   reason?: string;
@@ -65,6 +79,9 @@ export class ProjectHost {
   private opening: Promise<Project> | undefined;
   private vectorSession: VectorSession | undefined;
   private closed = false;
+  /** How many times the index was found damaged and replaced while this host had it open, and the last warning. */
+  private heals = 0;
+  private lastHeal = '';
   private readonly scans: ScanGate<{ project: Project; report: ScanReport }, ScanProgress>;
 
   constructor(private readonly opts: ProjectHostOptions) {
@@ -134,8 +151,51 @@ export class ProjectHost {
 
   /** Recall under the one policy (recallWithVectors), after a scan that started after the request. */
   async recall(query: string, opts: HostRecallOptions = {}): Promise<RecallResult> {
-    const project = await this.fresh({ reason: opts.reason ?? 'recall', signal: opts.signal });
-    return recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs, signal));
+    const { value, warning } = await this.use((project) => recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs, signal)), {
+      reason: opts.reason ?? 'recall',
+      signal: opts.signal,
+    });
+    if (warning) value.warnings = [warning, ...value.warnings];
+    return value;
+  }
+
+  /**
+   * Runs a read-only call on the fresh project (see healing()). `fn` may run twice: once on the damaged file,
+   * once on the rebuilt index.
+   */
+  use<T>(fn: (project: Project) => Promise<T> | T, opts: FreshOptions = {}): Promise<Healed<T>> {
+    return this.healing(async () => fn(await this.fresh(opts)));
+  }
+
+  /**
+   * Heals the index within the call that meets its damage. When SQLite reports the file corrupt or not a database
+   * (INDEX_CORRUPT) during `call` — thrown, or answered as a failed result that `failed` recognises — the file is
+   * moved aside (IndexDb has usually done so already; otherwise it is checked and healed here), and `call` runs
+   * once more: its fresh() rescans, refilling the empty index from the Markdown. A second failure is the caller's.
+   * A heal that happened silently inside the call (the scan met the damage and refilled the index itself) is
+   * reported too: `warning` says what happened, and the host's log has it. Only for calls that are safe to repeat.
+   */
+  async healing<T>(call: () => Promise<T>, failed?: (value: T) => boolean): Promise<Healed<T>> {
+    if (healScope.getStore()) return { value: await call() };
+    return healScope.run(true, async () => {
+      const before = this.heals;
+      let outcome: { value: T } | { error: unknown };
+      try {
+        outcome = { value: await call() };
+      } catch (error) {
+        outcome = { error };
+      }
+      const corrupt = 'error' in outcome ? isCorruptIndex(outcome.error) : !!failed?.(outcome.value);
+      if (corrupt) {
+        if (this.heals === before) this.project?.index.checkAndHeal();
+        // Not healed by the check either (the damage was elsewhere or already gone): the retry still rescans.
+        if (this.heals === before) this.noteHeal('the index reported corruption; the call ran again after a check');
+        outcome = { value: await call() };
+      }
+      if ('error' in outcome) throw outcome.error;
+      if (this.heals === before) return { value: outcome.value };
+      return { value: outcome.value, warning: `${this.lastHeal}${corrupt ? ' — the call ran again on the rebuilt index' : ''}` };
+    });
   }
 
   /** Stops the embedding worker; the next hybrid recall starts one again (the editor's model setting changed). */
@@ -172,11 +232,18 @@ export class ProjectHost {
       .then(({ openProject }) => {
         if (this.closed) throw cancelled('opening the project (the host is closing)');
         const o = this.opts;
-        this.project = openProject(o.paths ? { paths: o.paths, log: o.log } : { vault: o.vault, cwd: o.cwd, env: o.env, log: o.log });
+        // A host lives long enough to afford quick_check once on open; every replacement of the file is counted.
+        const index = { quickCheck: true, onRebuild: (message: string) => this.noteHeal(message) };
+        this.project = openProject(o.paths ? { paths: o.paths, log: o.log, index } : { vault: o.vault, cwd: o.cwd, env: o.env, log: o.log, index });
         return this.project;
       })
       .finally(() => (this.opening = undefined));
     return this.opening;
+  }
+
+  private noteHeal(message: string): void {
+    this.heals++;
+    this.lastHeal = message;
   }
 
   private async runScan(reason: string, onProgress: (p: ScanProgress) => void): Promise<{ project: Project; report: ScanReport }> {
@@ -199,4 +266,9 @@ export class ProjectHost {
       throw err;
     }
   }
+}
+
+/** SQLITE_CORRUPT / SQLITE_NOTADB as IndexDb reports them. */
+function isCorruptIndex(err: unknown): boolean {
+  return isK0Error(err) && err.code === 'INDEX_CORRUPT';
 }

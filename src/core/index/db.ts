@@ -62,6 +62,8 @@ export interface IndexOpenOptions {
   busyTimeoutMs?: number;
   /** Run `PRAGMA quick_check` on open even when the header looks sound (long-lived hosts can afford it once). */
   quickCheck?: boolean;
+  /** Told each time this handle moves a damaged file aside and starts an empty index (the warning it logged). */
+  onRebuild?(message: string): void;
 }
 
 /** A prepared statement whose calls retry like the rest of IndexDb (outside a transaction; inside one the lock is held). */
@@ -83,6 +85,7 @@ export class IndexDb {
   private depth = 0;
   private readonly statements = new Set<{ finalized: boolean; stmt: ReturnType<Database['prepare']> }>();
   private readonly busyTimeoutMs: number;
+  private readonly onRebuild: ((message: string) => void) | undefined;
   private lastHolderCheck = 0;
   /** While opening, corruption is handled by connect() itself (move aside once, reopen), not by heal(). */
   private connecting = false;
@@ -97,6 +100,7 @@ export class IndexDb {
     opts: IndexOpenOptions,
   ) {
     this.busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.onRebuild = opts.onRebuild;
   }
 
   /**
@@ -138,7 +142,10 @@ export class IndexDb {
         const corrupt = isCorrupt(err) || (isK0Error(err) && err.code === 'INDEX_CORRUPT' && err.data?.check === 'quick_check');
         if (attempt === 0 && corrupt) {
           const aside = this.moveAside();
-          this.log('warn', `index ${this.path} is unreadable (${(err as Error).message}); moved to ${aside} and rebuilding from Markdown`);
+          const message = `index ${this.path} is unreadable (${(err as Error).message}); moved to ${aside} and rebuilding from Markdown`;
+          this.log('warn', message);
+          this.rebuilds++;
+          this.onRebuild?.(message);
           continue;
         }
         if (isK0Error(err)) throw err;
@@ -312,14 +319,38 @@ export class IndexDb {
     const replaced = inodeOf(this.path) !== this.inode;
     this.closeHandle();
     const aside = replaced ? undefined : this.moveAside();
-    this.rebuilds++;
+    const before = this.rebuilds;
     this.connect(false);
+    // connect() counts a replacement it had to move aside itself; this heal counts once either way.
+    this.rebuilds = before + 1;
     // A scanner that warmed its map from the old file must notice that this is another index.
     this.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)", [String(Date.now())]);
     const where = aside ? `moved to ${aside}` : 'another process had already moved it aside';
     const message = `index ${this.path} is corrupt (${reason}); ${where} and replaced by an empty index that the next scan refills from Markdown`;
     this.log('warn', message);
+    this.onRebuild?.(message);
     return new K0Error('INDEX_CORRUPT', message, { rebuilt: true, movedTo: aside });
+  }
+
+  /**
+   * For a caller that met INDEX_CORRUPT without a rebuild (a statement outlived a heal, a reopen failed): makes sure
+   * this handle reads a sound file — reopens a broken handle, runs quick_check, and heals when it fails. Returns
+   * whether the file was replaced.
+   */
+  checkAndHeal(): boolean {
+    const before = this.rebuilds;
+    if (!this.db?.isOpen) {
+      this.connect(true);
+      return this.rebuilds > before;
+    }
+    try {
+      this.quickCheck('after a corrupt read');
+    } catch (err) {
+      if (!isK0Error(err) || err.code !== 'INDEX_CORRUPT') throw err;
+      // A corrupt page met by quick_check itself is healed on the way (retry → classify); heal only once.
+      if (this.rebuilds === before) this.heal(err.message);
+    }
+    return this.rebuilds > before;
   }
 
   /** Moves the database aside (and drops its journal, which belongs to the old file); returns where it went. */
