@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version';
 import { ProjectHost, type ProjectHostOptions } from '../core/host';
 import { TOOLS } from './tools/index';
@@ -50,13 +51,19 @@ export function createMcpServer(opts: McpServerOptions): K0McpServer {
       }
     }
   };
+  // A read-only call that meets a corrupt index runs once more on the rebuilt one (ProjectHost.healing) and says so.
+  const healing = async (tool: (typeof TOOLS)[number], run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+    if (tool.annotations.readOnlyHint !== true) return run();
+    const { value, warning } = await host.healing(run, isCorruptIndexResult);
+    return warning ? { ...value, content: [...value.content, { type: 'text', text: `warning: ${warning}` }] } : value;
+  };
   for (const tool of TOOLS) {
     if (mode === 'sidecar' && !tool.sidecar) continue;
     server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations },
       // The request's signal fires when the client cancels: the tool stops waiting for scans and embedding.
-      ((args: Record<string, unknown>, extra: { signal?: AbortSignal }) => track(tool.handler(args, { ...ctx, signal: extra?.signal }))) as never,
+      ((args: Record<string, unknown>, extra: { signal?: AbortSignal }) => track(healing(tool, () => tool.handler(args, { ...ctx, signal: extra?.signal })))) as never,
     );
     registered.push(tool.name);
   }
@@ -70,4 +77,10 @@ export function createMcpServer(opts: McpServerOptions): K0McpServer {
       await server.close();
     },
   };
+}
+
+/** errorResult() puts the code first: `INDEX_CORRUPT: …`. */
+function isCorruptIndexResult(r: CallToolResult): boolean {
+  const first = r.content[0];
+  return r.isError === true && first?.type === 'text' && first.text.startsWith('INDEX_CORRUPT:');
 }

@@ -94,3 +94,34 @@ test('an index that is not a database at all under a live host (header gone too)
     v.cleanup();
   }
 });
+
+test('MCP server on a live host: the index corrupted under it, the next read-only tool calls answer with a warning', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { createMcpServer } = await import('../../../src/mcp/server');
+  const { textOf } = await import('../../helpers/mcpClient');
+  const v = vault(150);
+  const k0 = createMcpServer({ vault: v.root, cwd: v.root, env: {}, log: () => {} });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await k0.server.connect(serverSide);
+  const client = new Client({ name: 'k0maru-heal-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    assert.ok(!(await client.callTool({ name: 'recall_memory', arguments: { query: 'uniq3', mode: 'bm25' } })).isError);
+    damage(indexOf(v));
+    const r = await client.callTool({ name: 'recall_memory', arguments: { query: 'uniq42', mode: 'bm25' } });
+    assert.ok(!r.isError, textOf(r));
+    assert.match(textOf(r), /note-42\.md/);
+    assert.match(textOf(r), /warning: .*corrupt/);
+    damage(indexOf(v));
+    const l = await client.callTool({ name: 'get_project_loadout', arguments: {} });
+    assert.ok(!l.isError, textOf(l));
+    assert.match(textOf(l), /warning: .*corrupt/);
+    const clean = await client.callTool({ name: 'recall_memory', arguments: { query: 'uniq43', mode: 'bm25' } });
+    assert.doesNotMatch(textOf(clean), /corrupt/);
+  } finally {
+    await client.close();
+    await k0.close();
+    v.cleanup();
+  }
+});
