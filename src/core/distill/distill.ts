@@ -52,7 +52,7 @@ export interface DistillResult {
   title: string;
   runtime: string;
   family: string;
-  primary?: { code: string; kind: string; message: string; location?: string; chain?: string[] };
+  primary?: { code: string; kind: string; message: string; location?: string; test?: string; chain?: { code: string; message: string; location?: string }[] };
   /** The playbook Markdown (the note body). */
   content: string;
   summary: string;
@@ -185,7 +185,9 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
       kind: primary.kind,
       message: primary.message,
       location: formatLocation(primary.location) || undefined,
-      chain: primary.chain,
+      ...(primary.test ? { test: primary.test } : {}),
+      // Final exception first, then its causes, each with where it surfaced.
+      chain: primary.chain?.map((l) => ({ code: l.code, message: l.message, ...(l.location ? { location: formatLocation(l.location) } : {}) })),
     },
     content,
     summary,

@@ -406,7 +406,7 @@ export function matchFamily(err: LogError | undefined, runtime: Runtime, familie
     for (const f of families) {
       if (f.runtimes.length && !f.runtimes.includes(err.runtime) && !f.runtimes.includes(runtime)) continue;
       const m = f.match;
-      if (m.codes && !m.codes.includes(err.code) && !(err.chain ?? []).some((c) => m.codes!.includes(c))) continue;
+      if (m.codes && !m.codes.includes(err.code) && !(err.chain ?? []).some((c) => m.codes!.includes(c.code))) continue;
       if (m.kinds && !m.kinds.includes(err.kind)) continue;
       if (m.message && !m.message.test(err.message)) continue;
       return f;

@@ -8,6 +8,9 @@ export const RUNTIME_LABEL: Record<Runtime, string> = {
   javascript: 'JavaScript (Node.js)',
   go: 'Go',
   'c-cpp': 'C/C++',
+  java: 'Java (JVM)',
+  dotnet: '.NET',
+  shell: 'Shell',
   unknown: 'unknown runtime',
 };
 
@@ -37,7 +40,11 @@ export function renderPlaybook(p: PlaybookParts): string {
   out.push(`- Runtime: ${RUNTIME_LABEL[p.runtime]}${e ? ` (${e.phase} phase)` : ''}`);
   if (e) {
     out.push(`- Error: \`${e.code}\` — ${e.message.replace(/`/g, "'")}`);
-    if (e.chain && e.chain.length > 1) out.push(`- Exception chain (cause first): ${e.chain.join(' → ')}`);
+    if (e.chain && e.chain.length > 1) {
+      const links = e.chain.map((l) => `\`${l.code}\`${l.location ? ` at \`${formatLocation(l.location)}\`` : ''}`);
+      out.push(`- Exception chain (final exception first, then its causes): ${links.join(' ← ')}`);
+    }
+    if (e.test) out.push(`- Failing test: \`${e.test.replace(/`/g, "'")}\``);
     if (e.location) out.push(`- Root frame (first frame in user code): \`${formatLocation(e.location)}\``);
   }
   const others = Object.keys(p.analysis.codeCounts).filter((c) => c !== e?.code && c !== 'build-failed');

@@ -1,33 +1,48 @@
 /**
- * Which stack frames belong to the user's code. The root `file:line` of a failure is the first frame (in the
- * order the runtime means "closest to the fault") that is not in a standard library, a dependency folder or
- * the runtime itself. The list is deliberately path-based: it works for every runtime without symbol tables.
+ * Which stack frames belong to the user's code. The root `file:line` of a failure is the frame closest to the
+ * fault (innermost) that is not in a standard library, a dependency folder, a test framework or the runtime
+ * itself. Paths decide for runtimes that print paths; JVM and .NET frames print a qualified symbol and only a
+ * file's base name, so there the symbol's namespace decides.
  */
 const LIBRARY_MARKERS: readonly RegExp[] = [
   /(^|[\\/])node_modules[\\/]/,
   /^node:/, // node:internal/..., node:events
   /^internal[\\/]/,
   /^<anonymous>$/,
+  /^native$/,
   /^<frozen /,
   /^<string>$/,
   /[\\/]site-packages[\\/]/,
   /[\\/]dist-packages[\\/]/,
   /[\\/]lib[\\/]python\d(\.\d+)?[\\/]/,
+  /[\\/]Python\d+[\\/]Lib[\\/]/i, // Windows CPython
   /^\/rustc\/[0-9a-f]+\//,
-  /(^|[\\/])(rustc|library)[\\/](std|core|alloc|proc_macro)[\\/]src[\\/]/,
+  /(^|[\\/])(rustc|library)[\\/](std|core|alloc|proc_macro|test)[\\/]src[\\/]/,
   /[\\/]\.cargo[\\/]registry[\\/]/,
+  /[\\/]\.cargo[\\/]git[\\/]/,
   /[\\/]\.rustup[\\/]toolchains[\\/]/,
   /[\\/]go[\\/]pkg[\\/]mod[\\/]/,
-  /^\/usr\/(local\/)?(lib|share|include)\//,
-  /[\\/]lib[\\/]go(-[\d.]+)?[\\/]src[\\/]/,
+  // GOROOT: `…/go/src/runtime/…`, `/usr/lib/go-1.22/src/testing/…`. A GOPATH checkout (`~/go/src/github.com/…`)
+  // has a dot in its first segment and stays user code.
+  /[\\/]go(-[\d.]+)?[\\/]src[\\/][a-z0-9_]+[\\/]/,
   /(^|[\\/])src[\\/]runtime[\\/]/,
-  /^\.\.\/(sysdeps|csu|nptl)[\\/]/,
+  /^\/usr\/(local\/)?(lib|lib64|share|include|libexec)\//,
+  /^\.\.\/(sysdeps|csu|nptl|stdlib|libio|string)[\\/]/,
   /libsanitizer/,
   /^\/lib(64)?\//,
+  /^\/_\//, // .NET's own sources as their PDBs name them
+  /^\/(opt\/homebrew|Library\/Developer|Applications\/Xcode[^/]*\.app)\//,
 ];
+
+/** JVM / .NET namespaces of the runtime, build tools and test frameworks. */
+const LIBRARY_SYMBOL = /^(?:[\w.]+\/)?(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.opentest4j|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.testng|org\.hamcrest|org\.assertj|org\.mockito|org\.springframework|org\.jetbrains|System|Microsoft|Xunit|NUnit|NUnit3|MSTest|Castle)\./;
 
 export function isLibraryPath(path: string): boolean {
   return LIBRARY_MARKERS.some((re) => re.test(path));
+}
+
+export function isLibrarySymbol(symbol: string): boolean {
+  return LIBRARY_SYMBOL.test(symbol.trim());
 }
 
 /** Normalises what runtimes print (file:// URLs, `./` prefixes) without making paths relative: the agent needs them as printed. */

@@ -41,7 +41,7 @@ export function renderMermaid(a: LogAnalysis, nodeId: string): string {
   const body: string[] = [];
   const primary = a.primary;
   if (primary) {
-    const chain = primary.chain && primary.chain.length > 1 ? ` (${primary.chain.join(' → ')})` : '';
+    const chain = primary.chain && primary.chain.length > 1 ? ` (${primary.chain.map((l) => l.code).join(' ← ')})` : '';
     const msg = primary.message.includes(primary.code) ? primary.message : `${primary.code} ${primary.message}`;
     body.push(`    ${prev} --> ErrorDetected: ${label(msg + chain)}`);
     let last = 'ErrorDetected';

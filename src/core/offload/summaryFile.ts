@@ -7,6 +7,7 @@ import { visibleLine } from './ansi';
 import { renderMermaid } from './mermaid';
 import { summaryFileName } from './store';
 import { formatLocation, type LogAnalysis } from './types';
+import { formatReductionPct } from '../../shared/format';
 
 /**
  * What an offload kept, stored next to the raw log (`<task>_<node>.summary.json`): the summary the agent got,
@@ -70,8 +71,9 @@ export async function readOffloadSummary(rawPath: string, nodeId: string, reduct
   return summaryRecord(nodeId, renderSummary(mermaid, analysis, nodeId, formatPct(reduction)), mermaid, analysis);
 }
 
+/** The summary promises a saving, so a summary larger than its log reads 0.0%; the rounding rule is the shared one. */
 export function formatPct(r: number): string {
-  return (Math.max(0, r) * 100).toFixed(1);
+  return formatReductionPct(Math.max(0, r));
 }
 
 /** The text an agent gets instead of the log: the diagram, the reduction, the primary error, the node id. */

@@ -16,10 +16,15 @@ export class TestTally {
   /** Reads a summary line; returns true when the line was one (the caller marks the test phase). */
   summary(line: string): boolean {
     let m: RegExpMatchArray | null;
-    if ((m = line.match(RX.pytestSummary)) && /\b(passed|failed)\b/.test(m[1])) {
-      this.set(Number(m[1].match(/(\d+) failed/)?.[1] ?? 0), Number(m[1].match(/(\d+) passed/)?.[1] ?? 0));
+    if ((m = line.match(RX.pytestSummary)) && /^(?:\d+ \w+(?:, |$))+/.test(m[1]) && /\b(passed|failed)\b/.test(m[1])) {
+      this.set(Number(m[1].match(/(\d+) failed/)?.[1] ?? 0) + Number(m[1].match(/(\d+) errors?/)?.[1] ?? 0), Number(m[1].match(/(\d+) passed/)?.[1] ?? 0));
     } else if ((m = line.match(RX.cargoTestResult))) this.set(Number(m[2]), Number(m[1]));
     else if ((m = line.match(RX.jestTests))) this.set(Number(m[1] ?? 0), Number(m[2] ?? 0));
+    else if ((m = line.match(RX.vitestTests))) this.set(Number(m[1] ?? 0), Number(m[2] ?? 0));
+    else if ((m = line.match(RX.nodeSpecCount))) this.set(m[1] === 'fail' ? Number(m[2]) : 0, m[1] === 'pass' ? Number(m[2]) : 0);
+    else if ((m = line.match(RX.mavenTests))) this.set(Number(m[2]) + Number(m[3]), Number(m[1]) - Number(m[2]) - Number(m[3]) - Number(m[4]), true);
+    else if ((m = line.match(RX.dotnetTests))) this.set(Number(m[1]), Number(m[2]));
+    else if ((m = line.match(RX.nextestSummary))) this.set(Number(m[2] ?? 0), Number(m[1]));
     else if ((m = line.match(RX.mochaPassing))) this.set(0, Number(m[1]));
     else if ((m = line.match(RX.mochaFailing))) this.set(Number(m[1]), 0);
     else if ((m = line.match(RX.tapCount))) this.set(m[1] === 'fail' ? Number(m[2]) : 0, m[1] === 'pass' ? Number(m[2]) : 0);
@@ -33,8 +38,9 @@ export class TestTally {
     return true;
   }
 
-  private set(failed: number, passed: number): void {
-    if (!this.fromSummary) {
+  /** `replace`: a runner that prints a per-class line and a grand total (Maven) — the last line read is the total. */
+  private set(failed: number, passed: number, replace = false): void {
+    if (!this.fromSummary || replace) {
       this.failed = 0;
       this.passed = 0;
     }

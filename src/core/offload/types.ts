@@ -1,6 +1,6 @@
 /** Shared shapes of the log analysis: used by the offload engine, the GC and the distiller. */
 
-export type Runtime = 'rust' | 'python' | 'typescript' | 'javascript' | 'go' | 'c-cpp' | 'unknown';
+export type Runtime = 'rust' | 'python' | 'typescript' | 'javascript' | 'go' | 'c-cpp' | 'java' | 'dotnet' | 'shell' | 'unknown';
 export type Phase = 'compile' | 'test' | 'run';
 
 export type ErrorKind =
@@ -14,6 +14,8 @@ export type ErrorKind =
   | 'unhandled-rejection'
   | 'sanitizer' // ASan / UBSan / LSan / TSan reports
   | 'test-failure'
+  | 'setup-error' // pytest "ERROR at setup of …", a suite that failed to load: the environment, not the assertion
+  | 'lint' // eslint, clippy-as-lint, shellcheck findings
   | 'build-failure'; // make / cargo "could not compile" summaries — symptoms, never the primary if anything better exists
 
 export interface Location {
@@ -33,8 +35,20 @@ export interface LogError {
   location?: Location;
   /** 1-based line in the raw log where the error starts. */
   logLine: number;
-  /** Python chained exceptions, cause first: `KeyError → CheckoutError → FileNotFoundError`. */
-  chain?: string[];
+  /** The failing test, as the runner names it (`tests/test_p.py::test_rate`, `sum > adds`, `TestQuota`). */
+  test?: string;
+  /**
+   * An exception chain, final exception first (the one the program died with), then its causes in order:
+   * Python `raise … from …` / "During handling…", Node `[cause]:`, Java `Caused by:`, ExceptionGroup members.
+   * Each link says where it surfaced (its deepest user frame).
+   */
+  chain?: ChainLink[];
+}
+
+export interface ChainLink {
+  code: string;
+  message: string;
+  location?: Location;
 }
 
 export interface LogAnalysis {

@@ -52,7 +52,7 @@ test('writes a skill note through the FlushEngine with the playbook sections', a
   const note = parseNote(text, r.note!.path);
   assert.equal(note.frontmatter.category, 'skill');
   assert.ok((note.tags as string[]).includes('checkout'));
-  assert.ok(text.includes('KeyError → CheckoutError → FileNotFoundError'));
+  assert.match(text, /Exception chain \(final exception first, then its causes\): `FileNotFoundError` at `[^`]*chained_main\.py:14` ← `CheckoutError` at `[^`]*checkout\.py:19` ← `KeyError` at `[^`]*pricing\.py:13`/);
   assert.ok(text.includes('Context: seen after the SKU import'));
   assert.ok(text.includes('[[payment-gateway]]'));
   // The trace had more than 30 lines: it was offloaded so the playbook points at the raw evidence.

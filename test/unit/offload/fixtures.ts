@@ -14,7 +14,8 @@ export const EXPECTED: { file: string; runtime: Runtime; code: string; root?: st
   { file: 'rust-e0502-borrow-conflict.log', runtime: 'rust', code: 'E0502', root: 'src/stock.rs:9', family: 'rust-mutable-borrow-conflict' },
   { file: 'rust-refcell-borrowmut-panic.log', runtime: 'rust', code: 'panic', root: 'src/cache.rs:21', family: 'rust-refcell-borrow-mut-error' },
   { file: 'python-keyerror.log', runtime: 'python', code: 'KeyError', root: 'pyshop/shop/pricing.py:9', family: 'python-key-error' },
-  { file: 'python-chained-exception.log', runtime: 'python', code: 'KeyError', root: 'pyshop/shop/pricing.py:13', family: 'python-key-error' },
+  // The exception the program died with is reported; the KeyError that started the chain still picks the family.
+  { file: 'python-chained-exception.log', runtime: 'python', code: 'FileNotFoundError', root: 'pyshop/chained_main.py:14', family: 'python-key-error' },
   { file: 'python-pytest-failure.log', runtime: 'python', code: 'AssertionError', root: 'tests/test_pricing.py:15', family: 'test-assertion-failure' },
   { file: 'node-typeerror-undefined.log', runtime: 'javascript', code: 'TypeError', root: 'nodeapp/src/users.js:4', family: 'js-property-of-undefined' },
   { file: 'node-unhandled-rejection.log', runtime: 'javascript', code: 'ERR_UNHANDLED_REJECTION', family: 'js-unhandled-rejection' },

@@ -42,9 +42,13 @@ test('library frames are skipped: python KeyError raised inside string.py roots 
   assert.ok(!n.primary?.location?.file.includes('node_modules'));
 });
 
-test('chained python exceptions are kept in order, cause first', () => {
+test('chained python exceptions: the final exception is reported, the chain lists it first with where each link surfaced', () => {
   const a = analyzeText(fixture('python-chained-exception.log'));
-  assert.deepEqual(a.primary?.chain, ['KeyError', 'CheckoutError', 'FileNotFoundError']);
+  assert.equal(a.primary?.code, 'FileNotFoundError');
+  assert.deepEqual(
+    a.primary?.chain?.map((l) => `${l.code} @ ${formatLocation(l.location).replace(/^.*pyshop\//, '')}`),
+    ['FileNotFoundError @ chained_main.py:14', 'CheckoutError @ shop/checkout.py:19', 'KeyError @ shop/pricing.py:13'],
+  );
 });
 
 test('phases and counts', () => {

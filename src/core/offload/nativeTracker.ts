@@ -1,0 +1,300 @@
+import { isLibraryPath } from './frames';
+import { cCompilerCode, isCFile, RX } from './patterns';
+import { loc, type ReportSink } from './sink';
+import type { Location, LogError } from './types';
+
+/**
+ * Compilers, linkers, build tools, linters and the native runtimes: rustc / cargo / clippy / nextest, tsc,
+ * gcc / clang / ld / lld, CMake / make / ninja, Go (build, test, panics, the race detector), the sanitizers,
+ * eslint and shellcheck. Their reports are a headline plus a location line or a frame list.
+ */
+export class NativeTracker {
+  private rust: { pending?: LogError; ttl: number; panic?: LogError; needsMessage: boolean; test?: string } = { ttl: 0, needsMessage: false };
+  private go: { current?: LogError; frames: boolean; running?: string; failed?: LogError; orphans?: LogError[] } = { frames: false };
+  private asan: { current?: LogError; inStack: boolean } = { inStack: false };
+  private cmake: LogError | undefined;
+  private eslintFile: string | undefined;
+  private shellcheck: Location | undefined;
+  private lld: LogError | undefined;
+
+  constructor(private readonly sink: ReportSink) {}
+
+  onBlank(): void {
+    this.asan.inStack = false;
+    this.go.frames = false;
+    this.eslintFile = undefined;
+  }
+
+  finish(): void {}
+
+  continue(line: string): boolean {
+    let m: RegExpMatchArray | null;
+    const s = this.sink;
+    if (this.rust.pending && this.rust.ttl-- > 0 && (m = line.match(RX.rustArrow))) {
+      s.setLocation(this.rust.pending, loc(m[1], m[2], m[3]));
+      this.rust.pending = undefined;
+      return true;
+    }
+    if (this.rust.panic) {
+      const p = this.rust.panic;
+      if (this.rust.needsMessage) {
+        p.message = line.trim();
+        this.rust.needsMessage = false;
+        // `assert!`/`assert_eq!` inside `cargo test` is a test verdict, not a crash.
+        if (/^assertion .*failed/.test(p.message)) {
+          s.recode(p, 'assertion-failed');
+          if (p.phase === 'test') p.kind = 'test-failure';
+        }
+        return true;
+      }
+      if ((m = line.match(RX.rustBtAt))) {
+        const l = loc(m[1], m[2], m[3]);
+        if (!p.location && !isLibraryPath(l.file)) s.setLocation(p, l);
+        return true;
+      }
+    }
+    if (this.cmake) {
+      const err = this.cmake;
+      this.cmake = undefined;
+      if (/^\s+\S/.test(line)) {
+        err.message = `${err.message}: ${line.trim()}`;
+        return true;
+      }
+    }
+    if (this.lld && (m = line.match(RX.lldRef))) {
+      if (!this.lld.location && !isLibraryPath(m[1])) s.setLocation(this.lld, loc(m[1], m[2]));
+      return true;
+    }
+    if (this.eslintFile && (m = line.match(RX.eslintItem))) {
+      if (m[3] === 'error') {
+        const err = s.record({ code: m[5], kind: 'lint', message: `${m[4]} (${m[5]})`, runtime: 'unknown', phase: 'compile' });
+        s.setLocation(err, loc(this.eslintFile, m[1], m[2]));
+      }
+      return true;
+    }
+    if (this.shellcheck && (m = line.match(RX.shellcheckItem))) {
+      const err = s.record({ code: m[1], kind: 'lint', message: `${m[1]} (${m[2]}): ${m[3]}`, runtime: 'shell', phase: 'compile' });
+      s.setLocation(err, this.shellcheck);
+      return true;
+    }
+    if (this.go.current) {
+      if (RX.goGoroutine.test(line)) {
+        this.go.frames = true;
+        s.evidence.go++;
+        return true;
+      }
+      if (this.go.frames && (m = line.match(RX.goFrame))) {
+        const l = loc(m[1], m[2]);
+        if (!this.go.current.location && !isLibraryPath(l.file)) s.setLocation(this.go.current, l);
+        return true;
+      }
+      if (this.go.frames && /^\s*\S.*\(.*\)$/.test(line)) return true; // function line above each frame
+      // The race detector's stacks: "Write at 0x… by goroutine 7:" then indented function/file lines.
+      if (this.go.current.code === 'data-race' && /^(?:\s|(?:Previous )?(?:[Rr]ead|[Ww]rite) at |Goroutine \d+ )/.test(line)) {
+        if ((m = line.match(RX.goFrame)) && !this.go.current.location && !isLibraryPath(m[1])) s.setLocation(this.go.current, loc(m[1], m[2]));
+        if (/^Previous /.test(line)) this.go.frames = false;
+        return true;
+      }
+    }
+    if (this.asan.current) {
+      if ((m = line.match(RX.asanFrame))) {
+        const l = loc(m[2], m[3], m[4]);
+        if (this.asan.inStack && !this.asan.current.location && !isLibraryPath(l.file)) s.setLocation(this.asan.current, l);
+        return true;
+      }
+      if ((m = line.match(RX.asanSummary))) {
+        if (!this.asan.current.location) s.setLocation(this.asan.current, loc(m[3], m[4], m[5]));
+        this.asan.current = undefined;
+        return true;
+      }
+      const access = line.match(/^\s*(READ|WRITE|Read|Write|Atomic \w+|Previous \w+) of size (\d+)/);
+      if (access) {
+        if (/^\s*Previous/.test(access[1])) this.asan.inStack = false;
+        else if (this.asan.current.message.indexOf(' of size ') < 0) {
+          this.asan.current.message = `${this.asan.current.message}; ${access[1].toUpperCase()} of size ${access[2]}`;
+          this.asan.inStack = true;
+        }
+        return true;
+      }
+      // Later stacks ("freed by thread T0 here:", "Previous write …") describe history, not the faulting access.
+      if (/^\s*(freed by|previously allocated by|allocated by|Location is|Mutex|Thread T\d+ .*created)/.test(line)) this.asan.inStack = false;
+    }
+    return false;
+  }
+
+  start(line: string): boolean {
+    let m: RegExpMatchArray | null;
+    const s = this.sink;
+    if ((m = line.match(RX.rustErr))) {
+      this.rust.pending = s.record({ code: m[1], kind: 'compile-error', message: m[2], runtime: 'rust', phase: 'compile' });
+      this.rust.ttl = 4;
+      return true;
+    }
+    if ((m = line.match(RX.tsErr)) || (m = line.match(RX.tsErrPretty))) {
+      const ts = m[4].startsWith('TS');
+      const err = s.record({ code: m[4], kind: 'type-error', message: m[5], runtime: ts ? 'typescript' : 'dotnet', phase: 'compile' });
+      s.setLocation(err, loc(m[1], m[2], m[3]));
+      if (ts && err.runtime !== 'javascript') err.runtime = 'typescript';
+      return true;
+    }
+    if ((m = line.match(RX.asanErr))) {
+      const on = m[3] ? ` on ${m[3].replace(/ at pc .*$/, '')}` : '';
+      this.asan = { current: s.record({ code: m[2], kind: 'sanitizer', message: `${m[1]}: ${m[2]}${on}`, runtime: 'c-cpp', phase: s.runtimePhase() }), inStack: true };
+      return true;
+    }
+    if ((m = line.match(RX.tsan))) {
+      const code = m[1].replace(/\s+/g, '-');
+      this.asan = { current: s.record({ code, kind: 'sanitizer', message: `ThreadSanitizer: ${m[1]}`, runtime: 'c-cpp', phase: s.runtimePhase() }), inStack: true };
+      return true;
+    }
+    if ((m = line.match(RX.ubsan))) {
+      const err = s.record({ code: 'ubsan-runtime-error', kind: 'sanitizer', message: m[4], runtime: 'c-cpp', phase: s.runtimePhase() });
+      s.setLocation(err, loc(m[1], m[2], m[3]));
+      return true;
+    }
+    if ((m = line.match(RX.shellcheckGcc))) {
+      if (m[4] === 'error' || m[4] === 'warning') {
+        const err = s.record({ code: m[6], kind: 'lint', message: `${m[6]}: ${m[5]}`, runtime: 'shell', phase: 'compile' });
+        s.setLocation(err, loc(m[1], m[2], m[3]));
+      }
+      return true;
+    }
+    if ((m = line.match(RX.ccErr))) {
+      const err = s.record({ code: cCompilerCode(m[4]), kind: 'compile-error', message: m[4], runtime: isCFile(m[1]) ? 'c-cpp' : 'unknown', phase: 'compile' });
+      s.setLocation(err, loc(m[1], m[2], m[3]));
+      return true;
+    }
+    if ((m = line.match(RX.rustTestHeader))) {
+      this.rust.test = m[1];
+      s.addPhase('test');
+      return true;
+    }
+    if ((m = line.match(RX.rustPanic)) || (m = line.match(RX.rustPanicOld))) {
+      const old = m.length === 6;
+      const thread = m[1];
+      const test = thread !== 'main' && s.runtimePhase() === 'test' ? thread : this.rust.test;
+      this.rust.panic = s.record({ code: 'panic', kind: 'panic', message: old ? m[2] : '', runtime: 'rust', phase: s.runtimePhase(), ...(test ? { test } : {}) });
+      const l = old ? loc(m[3], m[4], m[5]) : loc(m[2], m[3], m[4]);
+      if (!isLibraryPath(l.file)) s.setLocation(this.rust.panic, l);
+      this.rust.needsMessage = !old;
+      return true;
+    }
+    if ((m = line.match(RX.goTestLogPanic))) {
+      this.goOpen(this.goRecord({ code: 'panic', kind: 'panic', message: m[1], runtime: 'go', phase: 'test', ...this.goTest() }), false);
+      return true;
+    }
+    if ((m = line.match(RX.goRun))) {
+      this.go.running = m[1];
+      this.go.orphans = [];
+      s.addPhase('test');
+      return true;
+    }
+    if ((m = line.match(RX.goFatal))) {
+      this.goOpen(this.goRecord({ code: 'fatal error', kind: 'fatal', message: m[1], runtime: 'go', phase: s.runtimePhase(), ...this.goTest() }), false);
+      return true;
+    }
+    if ((m = line.match(RX.goPanic))) {
+      this.goOpen(this.goRecord({ code: 'panic', kind: 'panic', message: m[1], runtime: 'go', phase: s.runtimePhase(), ...this.goTest() }), false);
+      return true;
+    }
+    if (RX.goRace.test(line)) {
+      this.goOpen(this.goRecord({ code: 'data-race', kind: 'sanitizer', message: 'WARNING: DATA RACE', runtime: 'go', phase: s.runtimePhase(), ...this.goTest() }), true);
+      return true;
+    }
+    if ((m = line.match(RX.goBuild))) {
+      const err = s.record({ code: 'go-build', kind: 'compile-error', message: m[4], runtime: 'go', phase: 'compile' });
+      s.setLocation(err, loc(m[1], m[2], m[3]));
+      return true;
+    }
+    if ((m = line.match(RX.goTestFail))) {
+      const name = m[1];
+      const prev = this.go.failed;
+      // A parent test's verdict is printed above its failing subtests (and fuzzing repeats the name): one failure.
+      if (prev && !prev.location && (name === prev.test || name.startsWith(`${prev.test}/`))) {
+        prev.test = name;
+        prev.message = name;
+        this.go.current = prev;
+        return true;
+      }
+      this.go.failed = s.record({ code: 'test-failure', kind: 'test-failure', message: name, runtime: 'go', phase: 'test', test: name });
+      for (const o of this.go.orphans ?? []) o.test ??= name;
+      this.go.orphans = [];
+      this.go.current = this.go.failed;
+      // A panic or race already reported in this test now knows its test's name.
+      this.go.running = name;
+      return true;
+    }
+    if (this.go.current?.kind === 'test-failure' && (m = line.match(RX.goTestLoc))) {
+      const cur = this.go.current;
+      if (!cur.location) s.setLocation(cur, loc(m[1], m[2]));
+      if (cur.message === cur.test) cur.message = `${cur.message}: ${m[3]}`;
+      return true;
+    }
+    if ((m = line.match(RX.rustErrPlain))) {
+      const couldNot = /^could not compile|^aborting due to|^test failed|^build failed|^\d+ target failed|^linking with/.test(m[1]);
+      const err = s.record({ code: couldNot ? 'build-failed' : 'rustc-error', kind: couldNot ? 'build-failure' : 'compile-error', message: m[1], runtime: 'rust', phase: 'compile' });
+      // clippy and plain rustc errors name their location on the next `-->` line too.
+      if (!couldNot) {
+        this.rust.pending = err;
+        this.rust.ttl = 4;
+      }
+      return true;
+    }
+    if ((m = line.match(RX.ldLine))) {
+      const err = s.record({ code: 'link-error', kind: 'link-error', message: `undefined reference to ${m[3]}`, runtime: 'c-cpp', phase: 'compile' });
+      if (!isLibraryPath(m[1]) && !/\.(o|a|so)$/.test(m[1])) s.setLocation(err, loc(m[1], m[2]));
+      return true;
+    }
+    if ((m = line.match(RX.ldErr))) {
+      this.lld = s.record({ code: 'link-error', kind: 'link-error', message: m[1] ? `undefined reference to ${m[1]}` : line.trim(), runtime: 'c-cpp', phase: 'compile' });
+      return true;
+    }
+    if ((m = line.match(RX.cmakeErr))) {
+      this.cmake = s.record({ code: 'cmake-error', kind: 'compile-error', message: `CMake Error (${m[3]})`, runtime: 'c-cpp', phase: 'compile' });
+      s.setLocation(this.cmake, loc(m[1], m[2]));
+      return true;
+    }
+    if ((m = line.match(RX.makeFileErr))) {
+      const err = s.record({ code: 'make-error', kind: 'compile-error', message: m[3], runtime: 'unknown', phase: 'compile' });
+      s.setLocation(err, loc(m[1], m[2]));
+      return true;
+    }
+    if ((m = line.match(RX.makeErr)) || (m = line.match(/^ninja: build stopped: (.+)$/))) {
+      s.record({ code: 'build-failed', kind: 'build-failure', message: m[1], runtime: 'unknown', phase: 'compile' });
+      return true;
+    }
+    if ((m = line.match(RX.npmErr))) {
+      s.record({ code: m[1], kind: 'build-failure', message: `npm error ${m[1]}`, runtime: 'javascript', phase: 'run' });
+      return true;
+    }
+    if ((m = line.match(RX.cargoTestFailed)) || (m = line.match(RX.nextestFail))) {
+      s.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'rust', phase: 'test', test: m[1] });
+      return true;
+    }
+    if ((m = line.match(RX.shellcheckAt))) {
+      this.shellcheck = loc(m[1], m[2]);
+      return true;
+    }
+    if ((m = line.match(RX.eslintFile)) && /\.[cm]?[jt]sx?$|\.vue$|\.svelte$/.test(m[1])) {
+      this.eslintFile = m[1];
+      return true;
+    }
+    return false;
+  }
+
+  /** The running test's name, or none yet: a race or panic printed before `--- FAIL: X` is named by it. */
+  private goTest(): { test?: string } {
+    return this.go.running ? { test: this.go.running } : {};
+  }
+
+  private goOpen(err: LogError, frames: boolean): void {
+    this.go.current = err;
+    this.go.frames = frames;
+  }
+
+  private goRecord(e: Omit<LogError, 'logLine'>): LogError {
+    const err = this.sink.record(e);
+    if (!err.test) (this.go.orphans ??= []).push(err);
+    return err;
+  }
+}
