@@ -3,6 +3,7 @@ import { isK0Error, K0Error, toK0Error, type ErrorCode } from '../core/errors';
 import { EXIT, writeLine, type CliIO, type Command } from './command';
 import { COMMANDS } from './commands/index';
 import { VERSION } from '../core/version';
+import { closest, closestFlag } from './suggest';
 
 const GLOBAL_OPTIONS = {
   vault: { type: 'string' },
@@ -50,6 +51,39 @@ function commandHelp(cmd: Command): string {
     .join('\n')}\n\nGlobal options: --vault PATH, --json, --debug`;
 }
 
+/** The first usage line of a command, as `Usage: k0maru …` (continuation lines aligned under it). */
+function usageLines(cmd: Command): string {
+  return cmd.usage
+    .split('\n')
+    .map((l, i) => `${i ? '       ' : 'Usage: '}k0maru ${l}`)
+    .join('\n');
+}
+
+/**
+ * A command-line mistake: one line with what was wrong, its code and a suggestion, then the usage — on stderr, and
+ * as the usual `{error}` object on stdout with --json. Node's parseArgs wording (and its unbalanced quote) stays out.
+ */
+function usageError(io: CliIO, argv: string[], head: string, message: string, usage: string, hint?: string): number {
+  if (argv.includes('--json')) io.stdout.write(JSON.stringify({ error: { code: 'INVALID_ARGUMENT', message } }) + '\n');
+  writeLine(io.stderr, `${head}: ${message} [INVALID_ARGUMENT]${hint ? ` — did you mean '${hint}'?` : ''}\n${usage}`);
+  return EXIT.USAGE;
+}
+
+/** parseArgs' error as our own one-line message, with the closest real flag for an unknown one. */
+function describeParseError(err: Error & { code?: string }, optionNames: string[]): { message: string; hint?: string } {
+  const m = err.message;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = /'([^']+)'/.exec(m)?.[1] ?? '';
+    return { message: `unknown option '${flag}'`, hint: closestFlag(flag, optionNames) };
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /'(--?[\w-]+)/.exec(m)?.[1] ?? '';
+    return { message: /argument missing/.test(m) ? `option '${flag}' needs a value` : `option '${flag}' takes no value` };
+  }
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return { message: `unexpected argument '${/'([^']*)'/.exec(m)?.[1] ?? ''}': this command takes options only` };
+  return { message: m.split('\n')[0].replace(/\. To specify .*$/, '') };
+}
+
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const debug = argv.includes('--debug');
   const [name, ...rest] = argv;
@@ -63,16 +97,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    writeLine(io.stderr, `k0maru: unknown command '${name}'. Run 'k0maru --help' for the list.`);
-    return EXIT.USAGE;
+    const names = COMMANDS.map((c) => c.name);
+    const flag = name.startsWith('-');
+    const hint = flag ? closestFlag(name, [...Object.keys(GLOBAL_OPTIONS), 'version']) : closest(name, names);
+    return usageError(io, argv, 'k0maru', `unknown ${flag ? 'option' : 'command'} '${name}'`, `Usage: k0maru <command> [options]   (commands: ${names.join(', ')}; k0maru --help for more)`, hint);
   }
   const cmd = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }, allowPositionals: cmd.allowPositionals ?? false, strict: true });
   } catch (err) {
-    writeLine(io.stderr, `k0maru ${name}: ${(err as Error).message.split('\n')[0]}\n${commandHelp(cmd)}`);
-    return EXIT.USAGE;
+    const { message, hint } = describeParseError(err as Error & { code?: string }, Object.keys({ ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }));
+    return usageError(io, argv, `k0maru ${name}`, message, `${usageLines(cmd)}\nRun 'k0maru ${name} --help' for details.`, hint);
   }
   if (parsed.values.help) {
     writeLine(io.stdout, commandHelp(cmd));
@@ -89,7 +125,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   } catch (err) {
     const e = toK0Error(err);
     if (parsed.values.json) io.stdout.write(JSON.stringify({ error: { code: e.code, message: e.message, data: e.data } }) + '\n');
-    writeLine(io.stderr, `k0maru ${name}: ${e.message} [${e.code}]`);
+    // "inspect needs one node id" under the "k0maru inspect:" prefix would say the command's name twice.
+    const message = e.message.startsWith(`${name} `) ? e.message.slice(name.length + 1) : e.message;
+    writeLine(io.stderr, `k0maru ${name}: ${message} [${e.code}]`);
+    if (e.code === 'INVALID_ARGUMENT' && isK0Error(err) && !parsed.values.json) writeLine(io.stderr, usageLines(cmd));
     if (debug) writeLine(io.stderr, (err as Error).stack ?? String(err));
     else if (!(isK0Error(err))) writeLine(io.stderr, '(re-run with --debug for the stack trace)');
     return EXIT_FOR[e.code] ?? EXIT.INTERNAL;

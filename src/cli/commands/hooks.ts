@@ -21,7 +21,7 @@ export const hooksCommand: Command = {
     if (action === 'uninstall') {
       const r = uninstallHooks(root);
       if (json) writeJson(io.stdout, r);
-      else writeLine(io.stdout, `k0maru hooks removed: ${r.restored.length} file(s) restored, ${r.edited.length} edited in place`);
+      else writeLine(io.stdout, [`k0maru hooks removed: ${r.deleted.length} file(s) deleted, ${r.restored.length} restored, ${r.edited.length} edited in place`, ...r.deleted.map((p) => `  deleted  ${p}`), ...r.restored.map((p) => `  restored ${p}`), ...r.edited.map((p) => `  edited   ${p}`)].join('\n'));
       return EXIT.OK;
     }
     throw new K0Error('INVALID_ARGUMENT', `expected 'install' or 'uninstall', got '${action ?? ''}'`);

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { K0Error } from '../../core/errors';
@@ -11,6 +11,28 @@ function intOption(name: string, v: unknown, dflt: number): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new K0Error('INVALID_ARGUMENT', `--${name} must be a non-negative integer, got ${String(v)}`);
   return n;
+}
+
+/**
+ * Opens FILE before the offload starts: a stream's open error fires while the core is still setting up (no listener
+ * yet) and used to kill the process with Node's "Unhandled 'error' event". A pipe or FIFO (`<(make)`) is fine.
+ */
+async function openLog(abs: string, shown: string): Promise<Readable> {
+  const fail = (err: NodeJS.ErrnoException) =>
+    new K0Error('IO_ERROR', `cannot read ${shown}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EACCES' ? 'permission denied' : err.message}`, { errno: err.code });
+  try {
+    if (statSync(abs).isDirectory()) throw new K0Error('IO_ERROR', `cannot read ${shown}: it is a folder, not a log file`);
+  } catch (err) {
+    throw err instanceof K0Error ? err : fail(err as NodeJS.ErrnoException);
+  }
+  const stream = createReadStream(abs);
+  await new Promise<void>((ok, ko) => {
+    stream.once('ready', () => ok());
+    stream.once('error', (err) => ko(fail(err)));
+  });
+  // A later read error reaches the core through its for-await; this listener only keeps it from being "unhandled".
+  stream.on('error', () => {});
+  return stream;
 }
 
 export const offloadCommand: Command = {
@@ -28,7 +50,7 @@ export const offloadCommand: Command = {
     const paths = locateVault({ vault, cwd: io.cwd, env: io.env });
     const file = positionals[0];
     // Streamed either way: a 100 MB build log is never read into one string.
-    const stream: Readable = file && file !== '-' ? createReadStream(resolve(io.cwd, file)) : io.stdin;
+    const stream: Readable = file && file !== '-' ? await openLog(resolve(io.cwd, file), file) : io.stdin;
     const r = await offloadLog(paths, { stream, taskName: values.task as string | undefined, threshold, source: 'cli' });
     if (json) {
       const { analysis, ...rest } = r;

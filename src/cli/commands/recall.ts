@@ -5,6 +5,7 @@ import { parseFusion } from '../../core/search/fusion';
 import { openVectorChannel, type VectorChannelHandle } from '../../core/embed/channel';
 import type { RecallMode } from '../../core/search/types';
 import { renderFull, renderWire } from '../../core/search/wire';
+import { renderExplainTable } from '../explainTable';
 import { EXIT, writeJson, writeLine, type Command } from '../command';
 
 export const recallCommand: Command = {
@@ -40,6 +41,10 @@ export const recallCommand: Command = {
         result = await recallWithVectors(project, query, { limit, mode, full: !!values.full }, source);
       } finally {
         await opened?.dispose();
+      }
+      if (values.explain && !json) {
+        writeLine(io.stdout, renderExplainTable({ query, mode, effectiveMode: result.effectiveMode, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, hits: result.hits }));
+        return EXIT.OK;
       }
       if (values.explain) {
         writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...h.explain })) });

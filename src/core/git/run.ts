@@ -22,7 +22,8 @@ import { K0Error } from '../errors';
  * in CI containers), not something a repository can carry.
  */
 
-const HARDENING = [
+// Exported for the committed agent launcher's bootstrap (src/core/install/bootstrap.ts), which cannot import this module.
+export const HARDENING = [
   '--no-pager',
   '-c', 'core.fsmonitor=false',
   '-c', 'diff.external=',

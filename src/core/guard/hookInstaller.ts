@@ -3,6 +3,8 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { K0Error } from '../errors';
 import { runGitSync } from '../git/run';
 import { currentCliCommand, launcherScript } from '../install/launcher';
+import { bootstrapSource } from '../install/bootstrap';
+import { nodeLauncherSource } from '../install/nodeLauncher';
 
 /**
  * Installs the pre-commit guard and the Claude Code Stop hook without clobbering anything:
@@ -11,7 +13,8 @@ import { currentCliCommand, launcherScript } from '../install/launcher';
  *  - otherwise the hooks folder git really uses (`git rev-parse --git-path hooks`, so `core.hooksPath` and
  *    worktrees are respected) → a block in `pre-commit`; an existing foreign script is kept and runs after it;
  *  - `.claude/settings.json` → a `hooks.Stop` entry merged into what is there.
- * Every hook calls one launcher, `.k0maru/bin/k0maru-hook`, which finds k0maru from a fresh checkout.
+ * Every hook calls one launcher, `.k0maru/bin/k0maru-hook` (git, through sh) or its Node twin `k0maru-hook.cjs`
+ * (Claude Code's Stop hook, reached from any subfolder, on Windows too), which finds k0maru from a fresh checkout.
  * Install is idempotent. The original bytes of every touched file are recorded in `.k0maru/hooks-install.json`;
  * uninstall restores them exactly when the file still holds what install wrote, and otherwise removes only our
  * marked block / entry (the user edited the file since).
@@ -21,7 +24,13 @@ export const BEGIN = '# >>> k0maru guard >>>';
 export const END = '# <<< k0maru guard <<<';
 const LAUNCHER_REL = '.k0maru/bin/k0maru-hook';
 const STATE_REL = '.k0maru/hooks-install.json';
-const STOP_COMMAND = 'sh "${CLAUDE_PROJECT_DIR:-.}/.k0maru/bin/k0maru-hook" stop';
+// The Stop hook runs through Node (no `sh` on a stock Windows PATH) and walks up to the project from any
+// subfolder (src/core/install/bootstrap.ts); git's pre-commit keeps the sh launcher, git always ships sh.
+const NODE_LAUNCHER_REL = '.k0maru/bin/k0maru-hook.cjs';
+const STOP_COMMAND = `node -e "${bootstrapSource('k0maru-hook.cjs', 0)}" . stop`;
+/** Stop hook commands earlier versions wrote: replaced, not duplicated, on install; removed on uninstall. */
+const LEGACY_STOP_COMMANDS = ['sh "${CLAUDE_PROJECT_DIR:-.}/.k0maru/bin/k0maru-hook" stop'];
+const isOurStop = (command: string | undefined) => command === STOP_COMMAND || LEGACY_STOP_COMMANDS.includes(command ?? '');
 
 export interface InstallOptions {
   /**
@@ -129,24 +138,32 @@ export function installHooks(projectRoot: string, opts: InstallOptions = {}): In
       if (pre.target === 'pre-commit-framework') put(pre.file, (cur) => addPreCommitFrameworkHook(cur ?? ''));
       else put(pre.file, (cur) => addShellBlock(cur, pre.target === 'husky'), 0o755);
     }
-    if (opts.claude !== false) put(settingsPath, (cur) => addStopHook(cur));
+    if (opts.claude !== false) {
+      put(join(root, NODE_LAUNCHER_REL), () => nodeLauncherSource('hook', opts.command ?? defaultCommand()), 0o755);
+      put(settingsPath, (cur) => addStopHook(cur));
+    }
   } finally {
     writeState(root, state); // even after a failure, so uninstall can undo what was written
   }
   return report;
 }
 
-export function uninstallHooks(projectRoot: string): { restored: string[]; edited: string[] } {
+export function uninstallHooks(projectRoot: string): { restored: string[]; deleted: string[]; edited: string[] } {
   const root = resolve(projectRoot);
   const state = readState(root);
-  const out = { restored: [] as string[], edited: [] as string[] };
+  const out = { restored: [] as string[], deleted: [] as string[], edited: [] as string[] };
   for (const [rel, fs] of Object.entries(state.files)) {
     const abs = join(root, rel);
     const current = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
-    if (current === fs.installed || current === undefined || rel === LAUNCHER_REL) {
-      if (fs.existed && fs.original !== undefined) writeFileSync(abs, fs.original);
-      else rmSync(abs, { force: true });
-      out.restored.push(rel);
+    if (current === fs.installed || current === undefined || rel === LAUNCHER_REL || rel === NODE_LAUNCHER_REL) {
+      // Reported as what happened: a file install created is deleted, one it changed is restored.
+      if (fs.existed && fs.original !== undefined) {
+        writeFileSync(abs, fs.original);
+        out.restored.push(rel);
+      } else if (current !== undefined) {
+        rmSync(abs, { force: true });
+        out.deleted.push(rel);
+      }
     } else {
       // Edited since install: take out only what we added.
       const cleaned = rel.endsWith('settings.json') ? removeStopHook(current) : removeBlock(current);
@@ -237,8 +254,9 @@ export function addStopHook(current: string | undefined): string {
     }
   }
   const hooks = (settings.hooks && typeof settings.hooks === 'object' ? settings.hooks : {}) as Record<string, ClaudeHookEntry[]>;
-  const stop = Array.isArray(hooks.Stop) ? hooks.Stop : [];
-  if (stop.some((e) => e.hooks?.some((h) => h.command === STOP_COMMAND))) return current!;
+  const all = Array.isArray(hooks.Stop) ? hooks.Stop : [];
+  if (all.some((e) => e.hooks?.some((h) => h.command === STOP_COMMAND))) return current!;
+  const stop = all.map((e) => ({ ...e, hooks: e.hooks?.filter((h) => !isOurStop(h.command)) })).filter((e, i) => e.hooks?.length || !all[i].hooks?.length);
   settings.hooks = { ...hooks, Stop: [...stop, { hooks: [{ type: 'command', command: STOP_COMMAND, timeout: 60 }] }] };
   return JSON.stringify(settings, null, 2) + '\n';
 }
@@ -252,7 +270,7 @@ export function removeStopHook(current: string): string {
   }
   const hooks = settings.hooks as Record<string, ClaudeHookEntry[]> | undefined;
   if (!hooks || !Array.isArray(hooks.Stop)) return current;
-  const stop = hooks.Stop.map((e) => ({ ...e, hooks: e.hooks?.filter((h) => h.command !== STOP_COMMAND) })).filter((e) => e.hooks?.length);
+  const stop = hooks.Stop.map((e) => ({ ...e, hooks: e.hooks?.filter((h) => !isOurStop(h.command)) })).filter((e) => e.hooks?.length);
   if (stop.length) hooks.Stop = stop;
   else delete hooks.Stop;
   if (!Object.keys(hooks).length) delete settings.hooks;

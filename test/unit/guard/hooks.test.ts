@@ -125,7 +125,7 @@ test('installer: chains a foreign .git/hooks/pre-commit, is idempotent, uninstal
     assert.deepEqual(merged.permissions, { allow: ['Bash(ls)'] });
     assert.equal(merged.hooks.Stop.length, 2);
     assert.equal(merged.hooks.Stop[0].hooks[0].command, 'echo other');
-    assert.match(merged.hooks.Stop[1].hooks[0].command, /k0maru-hook" stop$/);
+    assert.match(merged.hooks.Stop[1].hooks[0].command, /^node -e ".*'k0maru-hook\.cjs'.*" \. stop$/);
     assert.ok(first.changed.includes('.claude/settings.json'));
 
     const second = installHooks(r.root, { command: COMMAND });
@@ -142,6 +142,7 @@ test('installer: chains a foreign .git/hooks/pre-commit, is idempotent, uninstal
     assert.equal(readFileSync(hook, 'utf8'), foreign);
     assert.equal(readFileSync(settingsPath, 'utf8'), settings);
     assert.ok(!existsSync(join(r.root, '.k0maru', 'bin', 'k0maru-hook')));
+    assert.ok(!existsSync(join(r.root, '.k0maru', 'bin', 'k0maru-hook.cjs')));
     assert.ok(!existsSync(join(r.root, '.k0maru', 'hooks-install.json')));
   } finally {
     r.dispose();

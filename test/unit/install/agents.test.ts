@@ -24,10 +24,11 @@ test('init --install writes every agent config, the launcher and both hooks; a s
   const home = mkdtempSync(join(tmpdir(), 'k0-home-'));
   try {
     const r = installIntegrations(root, { command: 'k0maru', home });
-    for (const f of ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.gemini/settings.json', '.k0maru/bin/k0maru-mcp']) assert.ok(r.agents.changed.includes(f), f);
-    assert.equal(JSON.parse(read(join(root, '.mcp.json'))).mcpServers.k0maru.args[0], '${CLAUDE_PROJECT_DIR:-.}/.k0maru/bin/k0maru-mcp');
+    for (const f of ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.gemini/settings.json', '.k0maru/bin/k0maru-mcp.cjs']) assert.ok(r.agents.changed.includes(f), f);
+    const claude = JSON.parse(read(join(root, '.mcp.json'))).mcpServers.k0maru;
+    assert.deepEqual([claude.command, claude.args[0], claude.args[2]], ['node', '-e', '${CLAUDE_PROJECT_DIR:-.}']);
     assert.ok(JSON.parse(read(join(root, '.vscode/mcp.json'))).servers.k0maru, 'VS Code uses the `servers` key');
-    assert.match(JSON.parse(read(join(root, '.claude/settings.json'))).hooks.Stop[0].hooks[0].command, /k0maru-hook" stop$/);
+    assert.match(JSON.parse(read(join(root, '.claude/settings.json'))).hooks.Stop[0].hooks[0].command, /'k0maru-hook\.cjs'.*" \. stop$/);
     assert.ok(existsSync(join(root, '.git/hooks/pre-commit')));
     assert.match(r.agents.windsurfSnippet, /k0maru-mcp/);
     assert.equal(existsSync(r.agents.windsurfFile), false, 'nothing written outside the repository without --global');
@@ -58,7 +59,7 @@ test('existing entries are never clobbered and uninstall restores every file byt
     uninstallIntegrations(root);
     assert.equal(read(join(root, '.mcp.json')), mcp);
     assert.equal(read(join(root, '.cursor/mcp.json')), cursor);
-    for (const f of ['.vscode/mcp.json', '.gemini/settings.json', '.k0maru/bin/k0maru-mcp', '.claude/settings.json', '.git/hooks/pre-commit']) assert.equal(existsSync(join(root, f)), false, f);
+    for (const f of ['.vscode/mcp.json', '.gemini/settings.json', '.k0maru/bin/k0maru-mcp.cjs', '.claude/settings.json', '.git/hooks/pre-commit']) assert.equal(existsSync(join(root, f)), false, f);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
