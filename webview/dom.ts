@@ -3,6 +3,8 @@
  * nothing the vault contains can become markup; the only innerHTML writes in the console are DOMPurify's output
  * (views/note.ts) and Mermaid's SVG (views/offloads.ts).
  */
+export { formatInt, formatUsd } from '../src/shared/format';
+
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | null>;
 
@@ -37,15 +39,6 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs =
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
   append(el, children);
   return el;
-}
-
-/** 1234567 → "1,234,567" in every locale, so screenshots and tests read the same. */
-export function formatInt(n: number): string {
-  return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-export function formatUsd(n: number): string {
-  return n >= 100 ? `$${formatInt(n)}` : `$${n.toFixed(2)}`;
 }
 
 /** A view's own error line (the core refused a request): shown where the user looked, not in the host banner. */

@@ -134,12 +134,13 @@ test('clicking a title shows the note rendered from Markdown; its [[links]] open
   await page.selectOption('[data-testid=search-mode]', 'hybrid');
   await page.press('[data-testid=search-input]', 'Enter');
   await page.click('[data-testid=hit][data-path="02_Architecture/adr-002-wal-mode.md"] [data-testid=hit-title]');
-  await page.waitForSelector('[data-testid=note-view] article h1');
+  await page.waitForSelector('[data-testid=note-view] article li strong');
   const note = await page.$eval('[data-testid=note-view]', (el) => ({
     h1: el.querySelector('article h1')?.textContent, strong: el.querySelector('article li strong')?.textContent,
     title: el.querySelector('[data-testid=note-title]')?.textContent, frontmatter: el.querySelector('[data-testid=note-frontmatter]')?.textContent,
   }));
-  assert.deepEqual(note, { h1: 'ADR-002 WAL journal mode', strong: 'never', title: 'ADR-002 WAL journal mode', frontmatter: 'title: ADR-002 WAL journal mode\ncategory: decision\nstatus: accepted' });
+  // The title once, in the header: the note's own H1 repeats it and is not drawn a second time.
+  assert.deepEqual(note, { h1: undefined, strong: 'never', title: 'ADR-002 WAL journal mode', frontmatter: 'title: ADR-002 WAL journal mode\ncategory: decision\nstatus: accepted' });
   await page.screenshot({ path: join(SHOTS, 'console-search.png'), fullPage: true });
   // Its [[adr-003-single-writer]] link is resolved by the index and opens that note in the page.
   const link = '[data-testid=note-view] article a[data-note="02_Architecture/adr-003-single-writer.md"]';
@@ -155,7 +156,7 @@ test('markup inside a note is shown as text and runs nothing', async () => {
   await page.fill('[data-testid=search-input]', 'zebracorn');
   await page.press('[data-testid=search-input]', 'Enter');
   await page.click('[data-testid=hit][data-path="01_AI_Logs/hostile.md"] [data-testid=hit-title]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=note-view] article h1')?.textContent === 'Hostile zebracorn note');
+  await page.waitForFunction(() => document.querySelector('[data-testid=note-title]')?.textContent === 'Hostile zebracorn note');
   const r = await page.$eval('[data-testid=note-view] article', (el) => ({
     active: el.querySelectorAll('script, img, iframe, [onerror], [href^="javascript:"], [href^="http"]').length,
     text: el.textContent ?? '',

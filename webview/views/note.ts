@@ -59,6 +59,9 @@ export function showNote(target: HTMLElement, result: OpenNoteResult, openPath?:
   const { frontmatter, body } = splitFrontmatter(result.markdown);
   const article = h('article', { class: 'markdown' });
   article.innerHTML = renderMarkdown(body, result); // DOMPurify output: the one sanctioned innerHTML here
+  // The header shows the title; a first heading that only repeats it would show it twice.
+  const lead = article.firstElementChild;
+  if (lead?.tagName === 'H1' && sameText(lead.textContent ?? '', result.title)) lead.remove();
   article.addEventListener('click', (e) => {
     const link = (e.target as Element | null)?.closest?.('a[data-note]');
     if (!link || !openPath) return;
@@ -70,6 +73,11 @@ export function showNote(target: HTMLElement, result: OpenNoteResult, openPath?:
     frontmatter ? h('pre', { class: 'frontmatter', testid: 'note-frontmatter' }, frontmatter) : null,
     result.truncated ? h('p', { class: 'warning' }, 'The note is long: only its beginning is shown.') : null,
     article);
+}
+
+function sameText(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  return norm(a) === norm(b);
 }
 
 /** YAML frontmatter is metadata, not prose: markdown-it would render it as a rule and a heading. */

@@ -1,13 +1,15 @@
 /**
  * The offload viewer: the nodes the ledger knows; for the selected one its Mermaid summary rendered to SVG, the
- * summary text the agent received, buttons that jump to the error ranges, and the raw log paged through readLog
+ * summary text the agent received, one button per distinct error that jumps to (and steps through) its ranges, and the raw log paged through readLog
  * (never more than one page of lines in the DOM).
  */
-import { MAX_LOG_RANGE, type LineRange, type OffloadDetail, type OffloadNode } from '../../src/shared/protocol';
+import { MAX_LOG_RANGE, type OffloadDetail, type OffloadNode } from '../../src/shared/protocol';
+import { formatTokenChange } from '../../src/shared/format';
 import { errorLine, formatInt, h, replace } from '../dom';
 import type { View } from '../main';
 import type { ConsoleClient } from '../transport';
 import { renderMermaid } from './mermaid';
+import { groupRanges, type RangeGroup } from './rangeGroups';
 
 const PAGE_LINES = Math.min(200, MAX_LOG_RANGE);
 const LIST_LIMIT = 200;
@@ -19,6 +21,10 @@ export function createOffloadsView(client: ConsoleClient): View {
   let selected: string | undefined;
   let listGeneration = 0;
   let detailGeneration = 0;
+  // VS Code switches the theme by changing <body>'s classes (and the --vscode-* variables): redraw the shown
+  // diagram in the new colours.
+  let repaint: (() => void) | undefined;
+  new MutationObserver(() => repaint?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
   const loadList = async () => {
     const mine = ++listGeneration;
@@ -43,7 +49,7 @@ export function createOffloadsView(client: ConsoleClient): View {
     try {
       const d = await client.request('getOffload', { nodeId });
       if (mine !== detailGeneration) return;
-      await renderDetail(client, detail, d, () => mine === detailGeneration);
+      await renderDetail(client, detail, d, () => mine === detailGeneration, (paint) => (repaint = paint));
     } catch (e) {
       if (mine === detailGeneration) replace(detail, errorLine(e instanceof Error ? e.message : String(e)));
     }
@@ -62,17 +68,19 @@ function renderNode(n: OffloadNode, selected: boolean, onSelect: () => void): HT
   const button = h('button', { type: 'button', class: 'node-button' },
     h('span', { class: 'node-task' }, n.task),
     h('span', { class: 'muted' }, `${n.nodeId} · ${formatInt(n.lines)} lines · ${new Date(n.ts).toISOString().slice(0, 16).replace('T', ' ')}`),
-    h('span', { class: 'node-saved' }, `${formatInt(n.tokensBefore)} → ${formatInt(n.tokensAfter)} tokens (−${Math.round(n.reduction * 100)}%)`),
+    h('span', { class: 'node-saved' }, formatTokenChange(n.tokensBefore, n.tokensAfter, n.reduction)),
     n.available ? null : h('span', { class: 'warning' }, 'raw log not on disk'));
   button.addEventListener('click', onSelect);
   return h('li', { testid: 'offload-node', 'data-node-id': n.nodeId, 'aria-selected': String(selected) }, button);
 }
 
-async function renderDetail(client: ConsoleClient, target: HTMLElement, d: OffloadDetail, current: () => boolean): Promise<void> {
+async function renderDetail(client: ConsoleClient, target: HTMLElement, d: OffloadDetail, current: () => boolean,
+  onRepaint: (paint: () => void) => void): Promise<void> {
   const diagram = h('div', { class: 'diagram', testid: 'offload-diagram' }, h('p', { class: 'muted' }, 'Rendering diagram…'));
   const lines = h('ol', { class: 'log-lines', testid: 'log-lines' });
   const pager = h('div', { class: 'pager' });
-  const ranges = h('div', { class: 'ranges' }, ...d.ranges.map((r) => rangeButton(r, () => void showPage(Math.max(1, r.from - 5)))));
+  // One button per distinct error; a button for an error seen in several places steps through them.
+  const ranges = h('div', { class: 'ranges' }, ...groupRanges(d.ranges).map((g) => rangeButton(g, (place) => void showPage(Math.max(1, place.from - 5), place))));
   replace(target,
     h('header', { class: 'offload-header' }, h('h2', {}, d.node.task), h('code', { class: 'muted' }, d.node.nodeId),
       h('span', { class: 'muted' }, `${formatInt(d.totalLines)} lines · source ${d.node.source}`)),
@@ -81,7 +89,7 @@ async function renderDetail(client: ConsoleClient, target: HTMLElement, d: Offlo
     h('h3', {}, 'Raw log'), d.ranges.length ? ranges : h('p', { class: 'muted' }, 'No error ranges found.'), pager, lines);
 
   const marked = (n: number) => d.ranges.some((r) => n >= r.from && n <= r.to);
-  const showPage = async (from: number) => {
+  const showPage = async (from: number, place?: Place) => {
     if (!d.node.available || d.totalLines === 0) {
       replace(lines, h('li', { class: 'muted' }, d.node.available ? 'The log is empty.' : 'The raw log is not on disk in this clone.'));
       return;
@@ -92,20 +100,42 @@ async function renderDetail(client: ConsoleClient, target: HTMLElement, d: Offlo
       if (!current()) return;
       replace(lines, ...page.lines.map((text, i) => {
         const n = page.from + i;
-        return h('li', { 'data-line': n, class: marked(n) ? 'log-line marked' : 'log-line' }, h('span', { class: 'gutter' }, n), h('code', {}, text));
+        const cls = `log-line${marked(n) ? ' marked' : ''}${place && n >= place.from && n <= place.to ? ' current' : ''}`;
+        return h('li', { 'data-line': n, class: cls }, h('span', { class: 'gutter' }, n), h('code', {}, text));
       }));
+      // Bring the place to the top of the log box only (scrollIntoView would scroll the page under the user too).
+      const at = lines.querySelector('.current');
+      if (at) lines.scrollTop += at.getBoundingClientRect().top - lines.getBoundingClientRect().top;
       renderPager(pager, page.from, page.to, page.totalLines, showPage);
     } catch (e) {
       if (current()) replace(lines, h('li', {}, errorLine(e instanceof Error ? e.message : String(e))));
     }
   };
+  onRepaint(() => void paintDiagram(diagram, d.mermaid, current));
   await Promise.all([showPage(d.ranges[0] ? Math.max(1, d.ranges[0].from - 5) : 1), paintDiagram(diagram, d.mermaid, current)]);
 }
 
-function rangeButton(r: LineRange, onClick: () => void): HTMLElement {
-  const b = h('button', { type: 'button', class: 'range', testid: 'log-range', 'data-from': r.from, 'data-to': r.to },
-    `${r.label} · ${r.from === r.to ? `line ${r.from}` : `lines ${r.from}–${r.to}`}`);
-  b.addEventListener('click', onClick);
+type Place = RangeGroup['places'][number];
+
+function where(p: Place): string {
+  return p.from === p.to ? `line ${p.from}` : `lines ${p.from}–${p.to}`;
+}
+
+/** A group's button: one place jumps there; several places step through them in log order, one per click. */
+function rangeButton(g: RangeGroup, go: (place: Place) => void): HTMLElement {
+  const first = g.places[0]!;
+  const seen = g.seen > 1 ? ` · seen ${g.seen}×` : '';
+  const b = h('button', { type: 'button', class: 'range', testid: 'log-range', 'data-from': first.from, 'data-to': first.to, 'data-places': g.places.length, 'data-seen': g.seen },
+    g.places.length === 1 ? `${g.label}${seen} · ${where(first)}` : `${g.label}${seen} · ${g.places.length} places`);
+  let next = 0;
+  b.addEventListener('click', () => {
+    const place = g.places[next]!;
+    if (g.places.length > 1) b.textContent = `${g.label}${seen} · place ${next + 1} of ${g.places.length} (${where(place)})`;
+    b.dataset.from = String(place.from);
+    b.dataset.to = String(place.to);
+    next = (next + 1) % g.places.length;
+    go(place);
+  });
   return b;
 }
 
@@ -123,7 +153,7 @@ async function paintDiagram(target: HTMLElement, source: string, current: () => 
     return;
   }
   try {
-    const svg = await renderMermaid(source);
+    const svg = await renderMermaid(source, target);
     if (current()) target.innerHTML = svg; // mermaid's own SVG (securityLevel strict): the sanctioned innerHTML here
   } catch (e) {
     if (current()) replace(target, errorLine(`The diagram could not be drawn: ${e instanceof Error ? e.message : String(e)}`), h('pre', {}, source));

@@ -53,10 +53,18 @@ export function createSearchView(client: ConsoleClient, inEditor: boolean): View
     try {
       const result = await client.request('openNote', { path, line });
       showNote(note, result, (linked) => void openPath(linked));
-      if (result.shown === 'page') note.scrollIntoView({ block: 'nearest' });
+      if (result.shown === 'page') revealNote();
     } catch (e) {
       replace(note, errorLine(e instanceof Error ? e.message : String(e)));
     }
+  };
+  // The note starts at its top, and the page moves only when the note's top is out of sight (one column: the
+  // note sits below the hits) — then only as far as just under the search box, which stays on screen (sticky).
+  const revealNote = () => {
+    note.scrollTop = 0;
+    const below = form.getBoundingClientRect().bottom + 8;
+    const top = note.getBoundingClientRect().top;
+    if (top < below || top > window.innerHeight - 48) window.scrollBy({ top: top - below });
   };
   form.addEventListener('submit', (e) => {
     e.preventDefault();

@@ -1,5 +1,6 @@
 import { withProject } from '../../core/project';
 import { readScoreboard } from '../../core/scoreboard/scoreboard';
+import { formatUsd } from '../../shared/format';
 import { EXIT, writeJson, writeLine, type Command } from '../command';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -20,7 +21,7 @@ export const scoreboardCommand: Command = {
       writeLine(io.stdout, `  offloads: ${n(s.offload.tokensSaved)} in ${s.offload.events} offload(s) (${n(s.offload.tokensBefore)} → ${n(s.offload.tokensAfter)})`);
       writeLine(io.stdout, `  context GC: ${n(s.gc.tokensSaved)} in ${s.gc.events} session(s) (${n(s.gc.tokensBefore)} → ${n(s.gc.tokensAfter)})`);
       writeLine(io.stdout, `Worth, as input tokens (${s.pricesSource === 'vault' ? s.pricesFile : `default prices; edit ${s.pricesFile}`}):`);
-      s.prices.forEach((p, i) => writeLine(io.stdout, `  ${p.name.padEnd(12)} $${s.usdSaved[i].toFixed(2).padStart(9)}  at $${p.usdPerMillionInput}/M (${p.models})`));
+      s.prices.forEach((p, i) => writeLine(io.stdout, `  ${p.name.padEnd(12)} ${formatUsd(s.usdSaved[i]).padStart(10)}  at $${p.usdPerMillionInput}/M (${p.models})`));
       if (s.pricesWarning) writeLine(io.stderr, `warning: ${s.pricesWarning}`);
       if (s.skipped) writeLine(io.stderr, `warning: ${s.skipped} ledger line(s) were not entries and were skipped`);
       return EXIT.OK;

@@ -119,7 +119,12 @@ test('k0maru scoreboard prints the same figures as the console, and --json is th
     assert.equal(s.pricesSource, 'vault');
     const text = await runCliCaptured(['scoreboard'], { cwd: v.root });
     assert.match(text.out, new RegExp(`Tokens saved: ${s.tokensSaved.toLocaleString('en-US')}`));
-    assert.match(text.out, new RegExp(`Ours +\\$ +${((s.tokensSaved / 1e6) * 1000).toFixed(2).replace('.', '\\.')}`));
+    assert.match(text.out, new RegExp(`Ours +\\$${((s.tokensSaved / 1e6) * 1000).toFixed(2).replace('.', '\\.')} `));
+    // Less than a cent is a saving all the same: "<$0.01", the console's rule (src/shared/format.ts), never "$0.00".
+    writeFileSync(join(v.root, '.k0maru', 'prices.json'), JSON.stringify({ tiers: [{ name: 'Cheap', models: 'm', usdPerMillionInput: 0.001 }] }));
+    const small = await runCliCaptured(['scoreboard'], { cwd: v.root });
+    assert.ok((s.tokensSaved / 1e6) * 0.001 < 0.01);
+    assert.match(small.out, /Cheap +<\$0\.01 /);
   } finally {
     v.cleanup();
   }
