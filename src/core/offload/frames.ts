@@ -27,7 +27,8 @@ const LIBRARY_MARKERS: readonly RegExp[] = [
   /[\\/]go(-[\d.]+)?[\\/]src[\\/][a-z0-9_]+[\\/]/,
   /(^|[\\/])src[\\/]runtime[\\/]/,
   /^\/usr\/(local\/)?(lib|lib64|share|include|libexec)\//,
-  /^\.\.\/(sysdeps|csu|nptl|stdlib|libio|string)[\\/]/,
+  /^(\.\.\/)?(sysdeps|csu|nptl|stdlib|libio|string)[\\/]/,
+  /[\\/]include[\\/]c\+\+[\\/]/,
   /libsanitizer/,
   /^\/lib(64)?\//,
   /^\/_\//, // .NET's own sources as their PDBs name them
@@ -38,7 +39,20 @@ const LIBRARY_MARKERS: readonly RegExp[] = [
 const LIBRARY_SYMBOL = /^(?:[\w.]+\/)?(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|groovy|org\.junit|junit|org\.opentest4j|org\.apache\.maven|org\.gradle|worker\.org\.gradle|org\.testng|org\.hamcrest|org\.assertj|org\.mockito|org\.springframework|org\.jetbrains|System|Microsoft|Xunit|NUnit|NUnit3|MSTest|Castle)\./;
 
 export function isLibraryPath(path: string): boolean {
-  return LIBRARY_MARKERS.some((re) => re.test(path));
+  const p = collapseDots(path);
+  return LIBRARY_MARKERS.some((re) => re.test(p));
+}
+
+/** `/usr/bin/../lib/gcc/…` (how clang names libstdc++ headers) is `/usr/lib/gcc/…`. */
+function collapseDots(path: string): string {
+  if (!path.includes('/.')) return path;
+  const out: string[] = [];
+  for (const seg of path.split('/')) {
+    if (seg === '.') continue;
+    if (seg === '..' && out.length > 1 && out[out.length - 1] !== '..' && out[out.length - 1] !== '') out.pop();
+    else out.push(seg);
+  }
+  return out.join('/');
 }
 
 export function isLibrarySymbol(symbol: string): boolean {

@@ -103,7 +103,7 @@ export class JvmTracker {
       const runtime: Runtime = /^(?:System|Microsoft)\./.test(type) || m[2] === 'Unhandled exception. ' ? 'dotnet' : 'java';
       const test = this.test;
       this.test = undefined;
-      const code = type.slice(type.lastIndexOf('.') + 1);
+      const code = simpleName(type);
       const err = this.sink.record({
         code,
         kind: test ? 'test-failure' : 'exception',
@@ -128,7 +128,7 @@ export class JvmTracker {
 
   private link(type: string, message: string | undefined): void {
     const c = this.cur!;
-    const link: ChainLink = { code: type.slice(type.lastIndexOf('.') + 1), message: message ? `${type}: ${message}` : type };
+    const link: ChainLink = { code: simpleName(type), message: message ? `${type}: ${message}` : type };
     if (!c.err.chain) c.err.chain = [c.link];
     c.err.chain.push(link);
     c.link = link;
@@ -157,4 +157,9 @@ function javacCode(message: string): string {
   if (/incompatible types|type mismatch/i.test(message)) return 'type-mismatch';
   if (/expected$|illegal start/.test(message)) return 'syntax-error';
   return 'javac-error';
+}
+
+/** `com.acme.InvoiceParser$ParseException` → `ParseException` (a nested class is named by its own name). */
+function simpleName(type: string): string {
+  return type.slice(Math.max(type.lastIndexOf('.'), type.lastIndexOf('$')) + 1);
 }

@@ -16,6 +16,8 @@ export class NativeTracker {
   private eslintFile: string | undefined;
   private shellcheck: Location | undefined;
   private lld: LogError | undefined;
+  private ccInLibrary: { err: LogError; ttl: number } | undefined;
+  private includeSite: Location | undefined;
 
   constructor(private readonly sink: ReportSink) {}
 
@@ -60,6 +62,14 @@ export class NativeTracker {
         err.message = `${err.message}: ${line.trim()}`;
         return true;
       }
+    }
+    if (this.ccInLibrary && (m = line.match(RX.ccNote))) {
+      const at = loc(m[1], m[2], m[3]);
+      if (!isLibraryPath(at.file)) {
+        s.setLocation(this.ccInLibrary.err, at);
+        this.ccInLibrary = undefined;
+      } else if (--this.ccInLibrary.ttl <= 0) this.ccInLibrary = undefined;
+      return true;
     }
     if (this.lld && (m = line.match(RX.lldRef))) {
       if (!this.lld.location && !isLibraryPath(m[1])) s.setLocation(this.lld, loc(m[1], m[2]));
@@ -148,7 +158,7 @@ export class NativeTracker {
       return true;
     }
     if ((m = line.match(RX.ubsan))) {
-      const err = s.record({ code: 'ubsan-runtime-error', kind: 'sanitizer', message: m[4], runtime: 'c-cpp', phase: s.runtimePhase() });
+      const err = s.record({ code: ubsanCode(m[4]), kind: 'sanitizer', message: m[4], runtime: 'c-cpp', phase: s.runtimePhase() });
       s.setLocation(err, loc(m[1], m[2], m[3]));
       return true;
     }
@@ -161,7 +171,19 @@ export class NativeTracker {
     }
     if ((m = line.match(RX.ccErr))) {
       const err = s.record({ code: cCompilerCode(m[4]), kind: 'compile-error', message: m[4], runtime: isCFile(m[1]) ? 'c-cpp' : 'unknown', phase: 'compile' });
-      s.setLocation(err, loc(m[1], m[2], m[3]));
+      const at = loc(m[1], m[2], m[3]);
+      s.setLocation(err, at);
+      // An error inside a system header (a template instantiated with the user's type) roots where the user's
+      // code asked for it: the "required from here" / "in instantiation … requested here" note, else the include.
+      if (isLibraryPath(at.file)) {
+        this.ccInLibrary = { err, ttl: 80 };
+        if (this.includeSite) s.setLocation(err, this.includeSite);
+      }
+      this.includeSite = undefined;
+      return true;
+    }
+    if ((m = line.match(RX.ccInclude))) {
+      if (!isLibraryPath(m[1]) && !this.includeSite) this.includeSite = loc(m[1], m[2]);
       return true;
     }
     if ((m = line.match(RX.rustTestHeader))) {
@@ -241,12 +263,13 @@ export class NativeTracker {
       return true;
     }
     if ((m = line.match(RX.ldLine))) {
-      const err = s.record({ code: 'link-error', kind: 'link-error', message: `undefined reference to ${m[3]}`, runtime: 'c-cpp', phase: 'compile' });
+      const err = s.record({ code: 'link-error', kind: 'link-error', message: line.slice(line.indexOf('undefined reference')).trim(), runtime: 'c-cpp', phase: 'compile' });
       if (!isLibraryPath(m[1]) && !/\.(o|a|so)$/.test(m[1])) s.setLocation(err, loc(m[1], m[2]));
       return true;
     }
     if ((m = line.match(RX.ldErr))) {
-      this.lld = s.record({ code: 'link-error', kind: 'link-error', message: m[1] ? `undefined reference to ${m[1]}` : line.trim(), runtime: 'c-cpp', phase: 'compile' });
+      const at = line.indexOf('undefined reference');
+      this.lld = s.record({ code: 'link-error', kind: 'link-error', message: at >= 0 ? line.slice(at).trim() : line.trim(), runtime: 'c-cpp', phase: 'compile' });
       return true;
     }
     if ((m = line.match(RX.cmakeErr))) {
@@ -297,4 +320,20 @@ export class NativeTracker {
     if (!err.test) (this.go.orphans ??= []).push(err);
     return err;
   }
+}
+
+/** UBSan prints no check name by default: name the common checks the way `-fsanitize=` does. */
+function ubsanCode(message: string): string {
+  const checks: [RegExp, string][] = [
+    [/^signed integer overflow/, 'signed-integer-overflow'],
+    [/^unsigned integer overflow/, 'unsigned-integer-overflow'],
+    [/out of bounds/, 'bounds'],
+    [/^shift /, 'shift'],
+    [/division by zero/, 'integer-divide-by-zero'],
+    [/null pointer/, 'null'],
+    [/misaligned address/, 'alignment'],
+    [/is not a valid value for type/, 'bool-or-enum'],
+    [/reached the end of a value-returning function/, 'return'],
+  ];
+  return checks.find(([re]) => re.test(message))?.[1] ?? 'undefined-behavior';
 }

@@ -20,6 +20,8 @@ export const RX = {
   tsErrPretty: /^(.+?):(\d+):(\d+) - error (TS\d+): (.*)$/,
   // C / C++ toolchains
   ccErr: /^(.+?):(\d+):(\d+): (?:fatal error|error): (.*)$/,
+  ccNote: /^(.+?):(\d+):(\d+):\s+(?:note: |required from |required by |instantiated from )/,
+  ccInclude: /^In file included from (.+?):(\d+)[:,]$/,
   ubsan: /^(.+?):(\d+):(\d+): runtime error: (.+)$/,
   ldErr: /(?:undefined reference to [`'](.+?)'|collect2: error: ld returned|ld(?:\.lld)?: error: (.+))/,
   makeErr: /^(?:g?make|ninja)(?:\[\d+\])?: \*\*\* (.+)$/,
