@@ -52,7 +52,13 @@ export interface K0maruApi {
     offloads(): Promise<NodeSnapshot[]>;
   };
   /** How (and whether) the MCP server was registered with the host, and the command line it runs. */
-  mcp(): { registration: McpRegistration; launch?: McpLaunch };
+  /**
+   * How the MCP server reaches agents here; `notice` is 'shown' when this host has no MCP provider API and the user
+   * was told (once per installation) how agents get the server instead.
+   */
+  mcp(): { registration: McpRegistration; launch?: McpLaunch; notice?: 'shown' | 'already-shown' };
+  /** The latest lines of the K0maru output channel, each stamped with the time it was written. */
+  logLines(): string[];
   /** The console webviews (panel and sidebar view), as far as the host saw them talk. */
   readonly console: {
     /** Resolves once a page of that layout (any, when omitted) sent `ready` and was sent its `hello`. */

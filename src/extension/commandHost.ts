@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Project } from '../core/project';
 import type { HostRecallOptions } from '../core/host';
 import type { RecallResult } from '../core/search/types';
+import type { AdrRules } from '../core/guard/types';
+import type { McpRegistration } from './mcpRegistration';
 import { toK0 } from './coreLoader';
 import type { IndexController } from './indexController';
 import type { Settings } from './settings';
@@ -21,6 +23,12 @@ export interface CommandHost {
   refreshViews(): void;
   /** Called after Init created a vault: the extension opens it without a reload. */
   vaultCreated(root: string): void;
+  /** How this editor registered the MCP server ('vscode' = the provider API lists it already). */
+  mcpRegistration(): McpRegistration;
+  /** The vault's ADR rules as the guard holds them now (none without a vault). */
+  rules(): Promise<AdrRules[]>;
+  /** Shows Markdown as a read-only `k0maru:` document titled `<name>.md` (virtualDocuments.ts). */
+  showDocument(name: string, markdown: string): Promise<vscode.TextDocument>;
 }
 
 /** Rejects (with a message to the user) when the workspace is untrusted: these commands write. */
@@ -60,13 +68,6 @@ export async function reportErrors<T>(host: CommandHost, what: string, fn: () =>
 export async function openAt(uri: vscode.Uri, line = 1): Promise<vscode.TextEditor> {
   const pos = new vscode.Position(Math.max(0, line - 1), 0);
   return vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: false });
-}
-
-/** Shows Markdown in an untitled document (nothing is written to disk). */
-export async function showMarkdown(content: string): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-  await vscode.window.showTextDocument(doc, { preview: false });
-  return doc;
 }
 
 /** The active editor's selection, or undefined when empty. */

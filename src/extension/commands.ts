@@ -7,10 +7,11 @@ import type { DistillResult } from '../core/distill';
 import type { IntegrationReport } from '../core/install';
 import type { InitReport } from '../core/vault/init';
 import { loadCore, loadDistill, loadTools } from './coreLoader';
-import { openAt, reportErrors, requireProject, requireTrust, selectedText, showMarkdown, type CommandHost } from './commandHost';
+import { openAt, reportErrors, requireProject, requireTrust, selectedText, type CommandHost } from './commandHost';
 import { flushDecision } from './flushCommand';
 import type { ViolationInfo } from './guardDiagnostics';
 import { noteFilePath } from '../core/vault/notePath';
+import { formatTokenChange } from '../shared/format';
 
 /**
  * Palette commands. Each calls the same core use case as the CLI and the MCP tool. Every command also takes an
@@ -61,7 +62,10 @@ async function installCommand(host: CommandHost): Promise<IntegrationReport | un
     // The launcher's recorded fallback: the CLI bundled in this extension, run by `node` from PATH (the extension
     // host's own executable is Electron or code-server's node, neither a stable path for a git hook).
     const command = `node "${join(host.extensionPath, 'dist', 'cli.mjs')}"`;
-    const r = loadTools().installIntegrations(root, { command });
+    // With the MCP provider registered, VS Code already lists the server: a .vscode/mcp.json entry would list it twice.
+    const provider = host.mcpRegistration() === 'vscode';
+    const r = loadTools().installIntegrations(root, { command, ...(provider ? { skipClients: ['VS Code'] } : {}) });
+    if (provider) r.notes.push('VS Code lists the server through the extension itself, so .vscode/mcp.json was left alone.');
     const changed = [...r.agents.changed, ...(r.hooks ? [`hooks`] : [])];
     host.log.info(`install: changed ${r.agents.changed.join(', ') || 'nothing'}; kept ${r.agents.kept.join(', ') || 'none'}; ${r.notes.join('; ')}`);
     void vscode.window.showInformationMessage(`K0maru: agent integrations installed (${changed.join(', ') || 'already up to date'}).${r.notes.length ? ' ' + r.notes.join(' ') : ''}`);
@@ -105,7 +109,7 @@ async function loadoutCommand(host: CommandHost): Promise<Loadout | undefined> {
     const budget = host.settings().loadoutBudget;
     // With the working-tree changes when there is a repository (relevant ADRs first); without, the plain loadout.
     const loadout = await core.getProjectLoadout(project, { budget, diff: true }).catch(() => core.getProjectLoadout(project, { budget }));
-    await showMarkdown(`${loadout.markdown}\n\n<!-- K0maru loadout: ${loadout.tokens}/${loadout.budget} tokens, ${loadout.dropped} line(s) dropped -->\n`);
+    await host.showDocument('Loadout', `${loadout.markdown}\n\n<!-- K0maru loadout: ${loadout.tokens}/${loadout.budget} tokens, ${loadout.dropped} line(s) dropped -->\n`);
     return loadout;
   });
 }
@@ -127,8 +131,8 @@ async function offloadCommand(host: CommandHost, args?: { text?: string; taskNam
       return r;
     }
     host.refreshViews();
-    host.log.info(`offload: ${r.nodeId} ${r.lines} lines, ${r.tokensBefore} → ${r.tokensAfter} tokens (${(r.reduction * 100).toFixed(0)}% less)`);
-    if (args?.text === undefined) await showMarkdown(r.text);
+    host.log.info(`offload: ${r.nodeId} ${r.lines} lines, ${formatTokenChange(r.tokensBefore, r.tokensAfter, r.reduction)}`);
+    if (args?.text === undefined) await host.showDocument(`Offload ${r.nodeId}`, r.text);
     return r;
   });
 }
@@ -147,7 +151,7 @@ async function distillCommand(host: CommandHost, args?: { text?: string; title?:
     const preview = await core.distillSkill(project.paths, { ...input, dry_run: true });
     let write = args?.confirm;
     if (write === undefined) {
-      await showMarkdown(`<!-- Preview: "${preview.title}" (${preview.family}); nothing is written until you choose Write Skill -->\n\n${preview.content}`);
+      await host.showDocument(`Skill preview ${preview.title}`, `<!-- Preview: "${preview.title}" (${preview.family}); nothing is written until you choose Write Skill -->\n\n${preview.content}`);
       write = (await vscode.window.showInformationMessage(`K0maru: write the skill "${preview.title}" to the vault?`, { modal: true }, 'Write Skill')) === 'Write Skill';
     }
     if (!write) return preview;

@@ -13,6 +13,7 @@ import type * as Errors from '../core/errors';
 import type * as Offload from '../core/offload';
 import type * as Loadout from '../core/loadout/loadout';
 import type * as Tiers from '../core/index/tiers';
+import type * as AdrNotes from '../core/index/adrNotes';
 import type * as Host from '../core/host';
 import type * as LedgerNodes from '../core/offload/ledger';
 import type PicomatchFn from 'picomatch';
@@ -23,6 +24,7 @@ export const toK0Error: typeof Errors.toK0Error = (...a) => (require('../core/er
 export const findNodeFile: typeof Offload.findNodeFile = (...a) => (require('../core/offload/store') as typeof Offload).findNodeFile(...a);
 export const getProjectLoadout: typeof Loadout.getProjectLoadout = (...a) => (require('../core/loadout/loadout') as typeof Loadout).getProjectLoadout(...a);
 export const isRetiredStatus: typeof Tiers.isRetiredStatus = (...a) => (require('../core/index/tiers') as typeof Tiers).isRetiredStatus(...a);
+export const listAdrNotes: typeof AdrNotes.listAdrNotes = (...a) => (require('../core/index/adrNotes') as typeof AdrNotes).listAdrNotes(...a);
 export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('../core/offload/ledger') as typeof LedgerNodes).readLedgerNodes(...a);
 export const picomatch = ((...a: Parameters<typeof PicomatchFn>) => (require('picomatch') as typeof PicomatchFn)(...a)) as typeof PicomatchFn;
 /** The project's one long-lived host (scans, vectors, the recall policy), as the MCP server and `k0maru ui` run it. */

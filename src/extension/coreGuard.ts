@@ -9,10 +9,12 @@ import type * as RuleStore from '../core/guard/ruleStore';
 import type * as GuardSource from './guardSource';
 import type * as ExplicitRule from '../core/guard/explicitRule';
 import type * as InferredPolicy from '../core/guard/inferredPolicy';
+import type * as RuleCounts from '../core/guard/ruleCounts';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const guardCheck: typeof Check.guardCheck = (...a) => (require('../core/guard/check') as typeof Check).guardCheck(...a);
 export const loadVaultRules: typeof RuleStore.loadVaultRules = (...a) => (require('../core/guard/ruleStore') as typeof RuleStore).loadVaultRules(...a);
 export const guardSourceForFile: typeof GuardSource.guardSourceForFile = (...a) => (require('./guardSource') as typeof GuardSource).guardSourceForFile(...a);
 export const explicitRuleInsertion: typeof ExplicitRule.explicitRuleInsertion = (...a) => (require('../core/guard/explicitRule') as typeof ExplicitRule).explicitRuleInsertion(...a);
+export const ruleCounts: typeof RuleCounts.ruleCounts = (...a) => (require('../core/guard/ruleCounts') as typeof RuleCounts).ruleCounts(...a);
 export const vaultInferredSetting: typeof InferredPolicy.vaultInferredSetting = (...a) => (require('../core/guard/inferredPolicy') as typeof InferredPolicy).vaultInferredSetting(...a);

@@ -11,6 +11,9 @@ import type * as Init from '../core/vault/init';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const flushNote: typeof Flush.flushNote = (...a) => (require('../core/flush') as typeof Flush).flushNote(...a);
+export const droppedRules: typeof Flush.droppedRules = (...a) => (require('../core/flush') as typeof Flush).droppedRules(...a);
+export const describeDropped: typeof Flush.describeDropped = (...a) => (require('../core/flush') as typeof Flush).describeDropped(...a);
+export const decisionTemplate: typeof Flush.decisionTemplate = (...a) => (require('../core/flush') as typeof Flush).decisionTemplate(...a);
 export const offloadLog: typeof Offload.offloadLog = (...a) => (require('../core/offload') as typeof Offload).offloadLog(...a);
 export const installIntegrations: typeof Install.installIntegrations = (...a) => (require('../core/install') as typeof Install).installIntegrations(...a);
 export const initVault: typeof Init.initVault = (...a) => (require('../core/vault/init') as typeof Init).initVault(...a);

@@ -10,6 +10,8 @@ import { coreLoadTimes } from './coreLoader';
 import { readSettings } from './settings';
 import { createStatusBar, renderStatus, SHOW_LOG_COMMAND } from './statusBar';
 import { VaultSession } from './vaultSession';
+import { VirtualDocuments } from './virtualDocuments';
+import { OutputLog } from './outputLog';
 import { ListTree } from './views/listTree';
 import { buildArchitecture, buildMemory, buildOffloads } from './views/vaultViews';
 
@@ -23,7 +25,7 @@ declare const __K0MARU_VERSION__: string;
 
 export function activate(context: vscode.ExtensionContext): K0maruApi {
   const t0 = performance.now();
-  const log = vscode.window.createOutputChannel('K0maru', { log: true });
+  const log = new OutputLog('K0maru');
   context.subscriptions.push(log);
   let session: VaultSession | undefined;
   let noVault: IndexState = { kind: 'no-vault' };
@@ -46,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
     return s ? buildOffloads(s.paths().refsDir) : [];
   }, onError('Offloads view'));
   const trees = { architecture, memory, offloads };
+  const documents = new VirtualDocuments();
+  context.subscriptions.push(documents);
   const consoles = registerConsole({ extensionUri: context.extensionUri, log, version, session: () => session });
   context.subscriptions.push(...consoles.disposables);
   const refreshAll = () => {
@@ -60,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       extensionPath: context.extensionPath,
       version,
       settings: readSettings,
+      state: context.globalState,
       viewsStale: (which) => {
         if (which === 'index') { memory.refresh(); architecture.refresh(); }
         else if (which === 'rules') architecture.refresh();
@@ -100,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       vaultCreated: (root) => {
         if (session?.projectRoot !== root) openVault(root);
       },
+      showDocument: (name, markdown) => documents.show(name, markdown),
+      mcpRegistration: () => session?.mcpRegistration ?? 'none',
+      rules: () => (session && vscode.workspace.isTrusted ? session.rules.adrs() : Promise.resolve([])),
     };
     context.subscriptions.push(
       { dispose: () => session?.dispose() },
@@ -144,8 +152,9 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       memory: () => memory.snapshot(),
       offloads: () => offloads.snapshot(),
     },
-    mcp: () => (session ? { registration: session.mcpRegistration, launch: session.mcpLaunch() } : { registration: 'none' }),
+    mcp: () => (session ? { registration: session.mcpRegistration, launch: session.mcpLaunch(), ...(session.mcpNotice ? { notice: session.mcpNotice } : {}) } : { registration: 'none' }),
     console: consoles.api,
+    logLines: () => log.recent(),
   };
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FlushInput, FlushResult } from '../core/flush';
 import type { Project } from '../core/project';
-import { loadTools } from './coreLoader';
+import { loadCore, loadTools } from './coreLoader';
 import { openAt, reportErrors, requireProject, selectedText, type CommandHost } from './commandHost';
 
 /** Arguments that replace the prompts of "Flush Decision" (all optional except what the core requires). */
@@ -35,14 +35,27 @@ function listNotes(project: Project): NoteRow[] {
   return project.index.all('SELECT path, title, category, superseded FROM documents ORDER BY path') as unknown as NoteRow[];
 }
 
+/** What the command returns: the flush's result and the rule ids of superseded ADRs that stopped applying. */
+export type FlushCommandResult = FlushResult & { droppedRules: string[] };
+
 /** Flush a note through the core's flushNote: prompts for what the MCP `flush_session` tool takes. */
-export async function flushDecision(host: CommandHost, args?: FlushArgs): Promise<FlushResult | undefined> {
+export async function flushDecision(host: CommandHost, args?: FlushArgs): Promise<FlushCommandResult | undefined> {
   const project = await requireProject(host, 'Flush Decision');
   if (!project) return undefined;
   const input = args ? fromArgs(args) : await prompt(project);
   if (!input) return undefined;
   return reportErrors(host, 'Flush Decision', async () => {
-    const r = await loadTools().flushNote(project.paths, input);
+    const tools = loadTools();
+    // Superseding turns the old ADRs' rules off: say which ones a replacement without them lifts, before writing.
+    const supersedes = typeof input.supersedes === 'string' ? [input.supersedes] : (input.supersedes ?? []);
+    const dropped = supersedes.length ? tools.droppedRules(await host.rules(), supersedes, input.content) : [];
+    const warning = dropped.length ? tools.describeDropped(dropped) : undefined;
+    if (warning && !args) {
+      const go = await vscode.window.showWarningMessage(`K0maru: ${warning}`, { modal: true, detail: dropped.map((d) => `${d.adrId} ${d.ruleId}: ${d.text}`).join('\n') }, 'Supersede Anyway');
+      if (go !== 'Supersede Anyway') return undefined;
+    } else if (warning) void vscode.window.showWarningMessage(`K0maru: ${warning}`);
+    const flushed = await tools.flushNote(project.paths, input);
+    const r: FlushCommandResult = { ...flushed, warnings: warning ? [...flushed.warnings, warning] : flushed.warnings, droppedRules: dropped.map((d) => d.ruleId) };
     host.log.info(`flush: ${r.outcome} ${r.path}${r.superseded.length ? `; superseded ${r.superseded.join(', ')}` : ''}`);
     for (const w of r.warnings) host.log.warn(`flush: ${w}`);
     if (args?.open ?? !args) await openAt(vscode.Uri.file(r.absPath));
@@ -60,7 +73,8 @@ function fromArgs(a: FlushArgs): FlushInput {
   return {
     title: a.title,
     summary: a.summary,
-    content: a.content ?? a.summary ?? '',
+    // A decision written without a body starts from the ADR template (with its Invariants section).
+    content: a.content ?? ((a.category ?? 'decision') === 'decision' ? loadTools().decisionTemplate(a.summary ?? '') : (a.summary ?? '')),
     category: a.category ?? 'decision',
     tags: a.tags,
     related_notes: a.related_notes,
@@ -88,7 +102,8 @@ async function prompt(project: Project): Promise<FlushInput | undefined> {
   if (!related) return undefined;
   let supersedes: string[] = [];
   if (category.label === 'decision') {
-    const candidates = notes.filter((n) => !n.superseded && (n.category === 'decision' || n.category === 'adr' || /(^|\/)(\d+[_ -]?)?(architecture|adrs?|decisions?)\//i.test(n.path)));
+    // The ADRs by the core's one rule (category before folder), as the Architecture view lists them.
+    const candidates = loadCore().listAdrNotes(project.index).filter((n) => !n.superseded);
     const picked = await vscode.window.showQuickPick(
       candidates.map((n) => ({ label: n.title, description: n.path })),
       { title: 'K0maru: Flush Decision (6/6) — decisions this one supersedes (optional)', canPickMany: true, matchOnDescription: true },
@@ -99,7 +114,7 @@ async function prompt(project: Project): Promise<FlushInput | undefined> {
   return {
     title,
     summary: summary || undefined,
-    content: selectedText() ?? summary,
+    content: selectedText() ?? (category.label === 'decision' ? loadTools().decisionTemplate(summary) : summary),
     category: category.label,
     tags: tagText.split(',').map((t) => t.trim()).filter(Boolean),
     related_notes: related.map((r) => r.description),

@@ -5,6 +5,7 @@ import { loadCore, loadGuard, toK0 } from './coreLoader';
 import type { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
 import { noteFilePath } from '../core/vault/notePath';
+import { suppressionComment } from '../core/guard/suppress';
 
 export const GUARD_SOURCE = 'K0maru';
 export const DIAGNOSTIC_PREFIX = 'k0maru.guard.';
@@ -141,7 +142,11 @@ export class GuardDiagnostics implements vscode.Disposable {
   private publish(uri: vscode.Uri, violations: Violation[], adrs: AdrRules[] = []): vscode.Diagnostic[] {
     const strict = this.settings().strict;
     const ruleLines = new Map<string, GuardRule>();
-    for (const a of adrs) for (const r of a.rules) ruleLines.set(`${a.adrPath}\0${r.id}`, r);
+    const titles = new Map<string, string>();
+    for (const a of adrs) {
+      titles.set(a.adrPath, a.title);
+      for (const r of a.rules) ruleLines.set(`${a.adrPath}\0${r.id}`, r);
+    }
     const infos: ViolationInfo[] = [];
     const diagnostics = violations.map((v) => {
       const adrUri = vscode.Uri.file(noteFilePath({ projectRoot: this.projectRoot, notesRoot: this.notesRoot() }, v.adrPath));
@@ -149,7 +154,7 @@ export class GuardDiagnostics implements vscode.Disposable {
       const start = new vscode.Position(v.line - 1, Math.max(0, v.column - 1));
       const range = new vscode.Range(start, start.translate(0, Math.max(1, v.match.length)));
       const severity = v.severity === 'error' || strict ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
-      const d = new vscode.Diagnostic(range, `${v.adrId}: ${v.rule}`, severity);
+      const d = new vscode.Diagnostic(range, problemMessage(v, titles.get(v.adrPath)), severity);
       d.source = GUARD_SOURCE;
       d.code = { value: `${DIAGNOSTIC_PREFIX}${v.ruleId}`, target: adrUri.with({ fragment: `L${ruleLine}` }) };
       d.relatedInformation = [
@@ -226,9 +231,32 @@ export class GuardCodeActions implements vscode.CodeActionProvider {
       show.command = { command: 'k0maru.showRemediation', title: show.title, arguments: [info] };
       show.diagnostics = diag;
       actions.push(show);
+      const suppress = new vscode.CodeAction(`Suppress ${info.ruleId} on this line`, vscode.CodeActionKind.QuickFix);
+      suppress.edit = suppressEdit(doc, info.range.start.line, info.ruleId);
+      suppress.diagnostics = diag.filter((d) => d.range.start.line === info.range.start.line);
+      actions.push(suppress);
     }
     return actions;
   }
+}
+
+/**
+ * What a person reads in Problems: the text that matched, the decision it breaks (the ADR's title) and what to do
+ * instead. The rule id is the diagnostic's code and the ADR is one click away (related information), so neither is
+ * repeated here.
+ */
+export function problemMessage(v: Violation, adrTitle: string | undefined): string {
+  const decision = adrTitle ? `"${adrTitle}"` : v.adrId;
+  return `'${v.match}' goes against ${decision}. ${v.remediation ? v.remediation : `Rule: ${v.rule}`}`;
+}
+
+/** Inserts `<comment> k0maru-guard-ignore <rule>` above the flagged line, indented like it (docs/guard.md). */
+function suppressEdit(doc: vscode.TextDocument, line: number, ruleId: string): vscode.WorkspaceEdit {
+  const text = doc.lineAt(line).text;
+  const indent = text.slice(0, text.length - text.trimStart().length);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(line, 0), `${indent}${suppressionComment(doc.languageId, ruleId)}\n`);
+  return edit;
 }
 
 function codeValue(d: vscode.Diagnostic): string | undefined {

@@ -64,10 +64,30 @@ export function registerMcpServer(launch: McpLaunch, version: string, log: vscod
     } catch (err) {
       // VS Code 1.100 has the function but only as a proposed API (it throws for extensions without the proposal).
       changed.dispose();
-      log.info(`MCP server definition provider not available on VS Code ${vscode.version}: ${(err as Error).message}`);
-      return { kind: 'none', disposable: none };
+      log.debug(`MCP provider registration refused: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  log.info('this host has no MCP registration API (VS Code < 1.101, not Cursor): use `k0maru init --install` for agent configs');
+  log.info(`MCP: VS Code ${vscode.version} has no MCP server API for extensions (it needs 1.101); agents start the server from their own config files, written by "K0maru: Install Agent Integrations".`);
   return { kind: 'none', disposable: none };
+}
+
+export const NO_PROVIDER_NOTICE_KEY = 'k0maru.mcpNoProviderNoticeShown';
+
+/**
+ * Without the provider API the editor's own chat cannot list the server by itself: say once (per installation) how
+ * agents get it, with the command that writes their configs. Later sessions only log it.
+ */
+export function tellNoProviderOnce(state: vscode.Memento): 'shown' | 'already-shown' {
+  if (state.get<boolean>(NO_PROVIDER_NOTICE_KEY)) return 'already-shown';
+  void state.update(NO_PROVIDER_NOTICE_KEY, true);
+  const install = 'Install Agent Integrations';
+  void vscode.window
+    .showInformationMessage(
+      `K0maru: this VS Code (${vscode.version}) cannot list MCP servers from extensions (1.101 can). Copilot Chat, Claude Code, Cursor and Gemini CLI start the K0maru server from their config files: "${install}" writes them for this project.`,
+      install,
+    )
+    .then((pick) => {
+      if (pick === install) void vscode.commands.executeCommand('k0maru.installIntegrations');
+    });
+  return 'shown';
 }

@@ -67,8 +67,9 @@ export class RuleModel implements vscode.Disposable {
         try {
           const loaded = await loadGuard().loadVaultRules(this.notes());
           this.adrsValue = loaded.adrs;
-          const rules = loaded.adrs.reduce((n, a) => n + (a.active ? a.rules.length : 0), 0);
-          this.log.info(`guard rules: ${rules} active rule(s) in ${loaded.adrs.length} ADR(s), ${loaded.parsed} parsed, ${loaded.cached} cached, ${(performance.now() - t0).toFixed(1)} ms`);
+          // The count the CLI's report and the Architecture view say (core ruleCounts).
+          const n = loadGuard().ruleCounts(loaded.adrs);
+          this.log.info(`guard rules: ${n.rules} active rule(s) in ${n.adrs} ADR(s)${n.inactiveAdrs ? `; ${n.inactiveAdrs} superseded or retired ADR(s) whose rules do not apply` : ''}; ${loaded.parsed} parsed, ${loaded.cached} cached, ${(performance.now() - t0).toFixed(1)} ms`);
           return loaded.adrs;
         } catch (err) {
           const e = toK0(err);

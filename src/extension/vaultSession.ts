@@ -8,7 +8,7 @@ import { loadCore } from './coreLoader';
 import { GuardCodeActions, GuardDiagnostics } from './guardDiagnostics';
 import { InferredRuleView } from './inferredRules';
 import { IndexController } from './indexController';
-import { mcpLaunch, registerMcpServer, type McpLaunch, type McpRegistration } from './mcpRegistration';
+import { mcpLaunch, registerMcpServer, tellNoProviderOnce, type McpLaunch, type McpRegistration } from './mcpRegistration';
 import { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
 
@@ -19,6 +19,8 @@ export interface SessionDeps {
   settings(): Settings;
   /** A view's data may have changed. */
   viewsStale(which: 'index' | 'rules' | 'offloads'): void;
+  /** The extension's global state: what the user was already told. */
+  state: vscode.Memento;
 }
 
 /**
@@ -35,6 +37,7 @@ export class VaultSession implements vscode.Disposable {
   readonly inferred: InferredRuleView;
   private pathsValue: VaultPaths | undefined;
   private mcpKind: McpRegistration = 'none';
+  private mcpNoticeValue: 'shown' | 'already-shown' | undefined;
   private started = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -66,6 +69,11 @@ export class VaultSession implements vscode.Disposable {
 
   get mcpRegistration(): McpRegistration {
     return vscode.workspace.isTrusted ? this.mcpKind : 'untrusted';
+  }
+
+  /** Whether the user was told how agents get the server on a host without the MCP provider API. */
+  get mcpNotice(): 'shown' | 'already-shown' | undefined {
+    return this.mcpNoticeValue;
   }
 
   mcpLaunch(): McpLaunch {
@@ -114,6 +122,7 @@ export class VaultSession implements vscode.Disposable {
       const mcp = registerMcpServer(this.mcpLaunch(), this.deps.version, this.deps.log);
       this.mcpKind = mcp.kind;
       this.disposables.push(mcp.disposable);
+      if (mcp.kind === 'none') this.mcpNoticeValue = tellNoProviderOnce(this.deps.state);
     });
     // A later turn: loading the guard bundle and the index bundle in one turn would add up their stalls.
     setTimeout(() => step('starting the guard', () => {

@@ -6,6 +6,7 @@ import { parseUnifiedDiff } from './diffParser';
 import { branchChanges, git, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
 import { unmatchedScopeDiagnostics } from './scopeCheck';
 import { prepareRules, runRules, type ContentProvider } from './engine';
+import { ruleCounts } from './ruleCounts';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
 import { noteSources, type NoteSource } from '../vault/noteSources';
 import { readRegularFile } from '../vault/regularFile';
@@ -107,8 +108,9 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
     diagnostics: [...active.flatMap((a) => a.diagnostics), ...(await scopeDiags)],
     stats: {
       rules: rules.length,
-      adrs: active.length,
-      inactiveAdrs: adrs.filter((a) => !a.active).length,
+      // The one count (ruleCounts.ts) the editor's log and Architecture view say too.
+      adrs: ruleCounts(active).adrs,
+      inactiveAdrs: ruleCounts(adrs).inactiveAdrs,
       files: checked.length,
       addedLines: checked.reduce((n, f) => n + f.added.length, 0),
       ms: performance.now() - t0,

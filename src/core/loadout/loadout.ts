@@ -10,6 +10,7 @@ import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
 import type { AdrRules } from '../guard/types';
 import { projectMatches } from '../guard/project';
 import { detectStack } from './stack';
+import { listAdrNotes } from '../index/adrNotes';
 import { fitToBudget, type LoadoutSection } from './budget';
 
 export interface LoadoutOptions {
@@ -63,10 +64,8 @@ export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index'
     l3.lines.push({ text: `- [[${noteName(a.adrPath)}]]${activated.has(a.adrPath) ? ' ⚡' : ''}: ${rules}`, priority: (activated.has(a.adrPath) ? 800 : 600) - i });
   });
   const ruled = new Set(adrs.map((a) => a.adrPath));
-  const decisions = index.all(
-    `SELECT path, title, date, frontmatter FROM documents WHERE superseded = 0 AND tier = 'L3' AND (category IN ('decision', 'adr') OR path LIKE '%architecture/%' OR path LIKE '%adr%')
-      ORDER BY COALESCE(date, '') DESC, path DESC LIMIT 20`,
-  );
+  // Which notes are decisions: the core's one answer (category before folder), as the editor's Architecture view.
+  const decisions = listAdrNotes(index).filter((d) => !d.superseded).slice(0, 20);
   decisions
     .filter((d) => !ruled.has(String(d.path)))
     .forEach((d, i) => l3.lines.push({ text: `- [[${noteName(String(d.path))}]]: ${summaryOf(d)}`, priority: 400 - i }));

@@ -4,6 +4,9 @@ import type { Project } from '../../core/project';
 import { loadCore } from '../coreLoader';
 import type { ListNode } from './listTree';
 import { noteFilePath } from '../../core/vault/notePath';
+import { ruleCounts } from '../../core/guard/ruleCounts';
+import { formatReductionPct } from '../../shared/format';
+import type { AdrNoteRow } from '../../core/index/adrNotes';
 
 /** Builders for the sidebar's trees: each reads the index (or the ledger) and returns plain nodes. */
 
@@ -17,23 +20,29 @@ interface DocRow {
   superseded: number;
 }
 
-const ADR_FOLDER = /(^|\/)(\d+[_ -]?)?(architecture|adrs?|decisions?)\//i;
 const open = (uri: vscode.Uri, line = 1): vscode.Command => ({ command: 'k0maru.openAdr', title: 'Open', arguments: [uri, line] });
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
-/** ADRs grouped active / superseded with their rule counts; a click opens the ADR at its first rule. */
+/**
+ * ADRs grouped active / superseded with their rule counts; a click opens the ADR at its first rule. Which notes are
+ * ADRs is the core's answer (listAdrNotes: category before folder), plus every note that holds guard rules. No ADR
+ * at all → no nodes, so the view's welcome text shows.
+ */
 export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[] {
-  const { isRetiredStatus } = loadCore();
-  const docs = project.index.all('SELECT path, title, category, status, superseded FROM documents ORDER BY path') as unknown as DocRow[];
+  const { isRetiredStatus, listAdrNotes } = loadCore();
   const byPath = new Map(adrs.map((a) => [a.adrPath, a]));
-  const rows = docs.filter((d) => byPath.has(d.path) || d.category === 'decision' || d.category === 'adr' || ADR_FOLDER.test(d.path));
-  // An ADR with rules the scanner has not indexed yet (just written) still shows.
-  for (const a of adrs) if (!rows.some((r) => r.path === a.adrPath)) rows.push({ path: a.adrPath, title: a.title, category: 'decision', status: a.status ?? null, date: null, tier: 'L3', superseded: a.active ? 0 : 1 });
+  const notes = listAdrNotes(project.index);
+  const listed = new Set(notes.map((n) => n.path));
+  // Rule sources outside the ADR notes (a note with a guard section anywhere), and ADRs with rules the scanner
+  // has not indexed yet (just written), still show.
+  const others = project.index.all('SELECT path, title, category, status, date, superseded, frontmatter FROM documents') as unknown as AdrNoteRow[];
+  const rows: AdrNoteRow[] = [...notes, ...others.filter((d) => byPath.has(d.path) && !listed.has(d.path))].sort((a, b) => a.path.localeCompare(b.path));
+  for (const a of adrs) if (!rows.some((r) => r.path === a.adrPath)) rows.push({ path: a.adrPath, title: a.title, category: 'decision', status: a.status ?? null, date: null, superseded: !a.active, frontmatter: null });
   const active: ListNode[] = [];
   const retired: ListNode[] = [];
   for (const d of rows) {
     const a = byPath.get(d.path);
-    const isActive = a ? a.active : !d.superseded && !isRetiredStatus(d.status ?? undefined);
+    const isActive = a ? a.active : !Number(d.superseded) && !isRetiredStatus(d.status ?? undefined);
     const rules = a?.rules.length ?? 0;
     const problems = a?.diagnostics.length ?? 0;
     const uri = vscode.Uri.file(noteFilePath(project.paths, d.path));
@@ -48,8 +57,11 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
     };
     (isActive ? active : retired).push(node);
   }
+  if (!active.length && !retired.length) return [];
+  // The rule tally is the guard's own count (the CLI report and the log say the same).
+  const counts = ruleCounts(adrs);
   return [
-    { label: 'Active', description: plural(active.length, 'ADR'), icon: 'pass', children: active },
+    { label: 'Active', description: `${plural(active.length, 'ADR')} · ${plural(counts.rules, 'rule')}`, icon: 'pass', children: active },
     { label: 'Superseded', description: plural(retired.length, 'ADR'), icon: 'history', children: retired },
   ];
 }
@@ -69,6 +81,8 @@ export function buildMemory(project: Project): ListNode[] {
   const logs = q("tier = 'L2'", 'date DESC, path DESC', 20);
   const skills = q("category IN ('skill', 'playbook', 'runbook') OR path LIKE '%skills/%' OR path LIKE '%playbooks/%'", 'title', 100);
   const cards = q("category IN ('concept', 'card') OR path LIKE '%cards/%' OR path LIKE '%concepts/%'", 'title', 100);
+  // Nothing remembered yet → no nodes, so the view's welcome text shows.
+  if (!logs.length && !skills.length && !cards.length) return [];
   return [
     { label: 'Recent logs', description: String(logs.length), icon: 'history', children: logs },
     { label: 'Skills', description: String(skills.length), icon: 'tools', children: skills },
@@ -83,7 +97,7 @@ export function buildOffloads(refsDir: string): ListNode[] {
     const file = core.findNodeFile(refsDir, n.nodeId);
     return {
       label: n.task || n.nodeId,
-      description: `${n.nodeId} · ${plural(n.lines, 'line')} · −${Math.round(n.reduction * 100)}%`,
+      description: `${n.nodeId} · ${plural(n.lines, 'line')} · ${n.reduction < 0 ? '+' : '−'}${formatReductionPct(Math.abs(n.reduction))}%`,
       tooltip: `${n.tokensBefore} → ${n.tokensAfter} tokens\n${n.ts}${file ? '' : '\n(raw log missing)'}`,
       icon: file ? 'file-text' : 'warning',
       command: file ? { command: 'vscode.open', title: 'Open raw log', arguments: [vscode.Uri.file(file)] } : undefined,

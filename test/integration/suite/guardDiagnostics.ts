@@ -60,7 +60,8 @@ export function registerGuardTests(): void {
       assert.equal(deny.range.start.character, '  await '.length);
       assert.equal(deny.severity, vscode.DiagnosticSeverity.Error);
       assert.equal(codeOf(deny), 'k0maru.guard.CHARGE-LOCK');
-      assert.match(deny.message, /ADR-001/);
+      // #16 item 10: the match, the ADR's title and the remediation; the rule id is the code, not repeated here.
+      assert.equal(deny.message, "'stripe.charges.create(' goes against \"Use a Redis lock around card charges\". Charge through `chargeWithLock()` so the Redis mutex is held.");
       const target = (deny.code as { target: vscode.Uri }).target;
       assert.equal(target.fsPath, adr());
       const ruleLine = lineOf(adr(), 'deny: `stripe.charges.create(`');
