@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { K0Error } from '../errors';
 import { writeFileAtomic } from '../fsutil/atomicWrite';
-import { K0_DIR, WIKI_DIR } from './paths';
+import { assertOwnK0Dir, K0_DIR, WIKI_DIR } from './paths';
 
 /**
  * `k0maru init`: lays out `.k0maru/` in a project, or binds an existing Obsidian vault.
@@ -63,6 +63,8 @@ export interface InitReport {
 export function initVault(opts: InitOptions): InitReport {
   const projectRoot = resolve(opts.projectRoot);
   if (!isDirectory(projectRoot)) throw new K0Error('INVALID_ARGUMENT', `project folder does not exist: ${projectRoot}`);
+  // A `.k0maru` symlink to outside the project (a cloned repository can carry one) is refused before anything is written.
+  assertOwnK0Dir(projectRoot);
   const k0Dir = join(projectRoot, K0_DIR);
   const report: InitReport = { projectRoot, k0Dir, notesRoot: join(k0Dir, WIKI_DIR), mode: 'wiki', created: [], found: [], updated: [], notes: [] };
   const rel = (p: string) => relative(projectRoot, p).split(sep).join('/');

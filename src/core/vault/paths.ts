@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { K0Error } from '../errors';
+import { linkRefusal } from './noteFiles';
 import { readRegularFile } from './regularFile';
 
 /** Where everything of one project lives. The notes root is the Markdown source of truth. */
@@ -53,9 +54,55 @@ export function readConfig(k0Dir: string): K0Config {
   }
 }
 
+/** The folders under `.k0maru/` that K0maru writes into (offload store and ledger, guard cache, the wiki's notes). */
+const WRITTEN_SUBDIRS = ['refs', 'cache', WIKI_DIR];
+
+/**
+ * Refuses a `.k0maru` (or one of the folders K0maru writes under it) that is a symlink the notes' symlink policy
+ * would not follow: a target outside the project, the project itself, a hidden or ignored folder, or nothing (a
+ * dangling link: a mkdir through it would create its target). K0maru writes its index, locks, journals, caches and
+ * offloaded logs there, and a cloned repository can carry `.k0maru -> /tmp/x` or `-> ../../elsewhere`: nothing is
+ * ever written through such a link. A link to a listable folder inside the project (`.k0maru -> ./memory`) is used
+ * like the folder itself. Absent is fine (`k0maru init` creates it). Costs one lstat per folder when nothing is linked.
+ */
+export function assertOwnK0Dir(projectRoot: string): void {
+  const root = resolve(projectRoot);
+  const k0Dir = join(root, K0_DIR);
+  checkLinked(root, k0Dir, K0_DIR);
+  for (const sub of WRITTEN_SUBDIRS) checkLinked(root, join(k0Dir, sub), `${K0_DIR}/${sub}`);
+}
+
+function checkLinked(root: string, p: string, name: string): void {
+  let linked: boolean;
+  try {
+    linked = lstatSync(p).isSymbolicLink();
+  } catch {
+    return; // absent (or unreadable: opening it reports that)
+  }
+  if (!linked) return;
+  let real: string | undefined;
+  let rootReal: string;
+  try {
+    rootReal = realpathSync.native(root);
+    real = realpathSync.native(p);
+  } catch {
+    real = undefined;
+  }
+  const why =
+    real === undefined ? 'does not exist (a dangling link)' : real === rootReal! ? 'is the project folder itself' : linkRefusal(real, rootReal!, rootReal!, true);
+  if (!why) return;
+  throw new K0Error(
+    'PATH_OUTSIDE_VAULT',
+    `${name} in ${root} is a symlink to ${real ?? 'a missing path'}, which ${why}: K0maru keeps its index, locks, journals, caches and offloaded logs there and never writes through such a link (a cloned repository can carry one). ` +
+      `Fix: replace it with a real folder (\`rm ${p} && mkdir ${p}\`, then copy in any notes you want to keep, or run \`k0maru init\`), or point it at a folder inside the project that is not hidden.`,
+    { path: p, target: real },
+  );
+}
+
 export function pathsForProject(projectRoot: string): VaultPaths {
   const root = resolve(projectRoot);
   const k0Dir = join(root, K0_DIR);
+  assertOwnK0Dir(root);
   const cfg = readConfig(k0Dir);
   const notesRoot = cfg.vault ? (isAbsolute(cfg.vault) ? cfg.vault : resolve(root, cfg.vault)) : join(k0Dir, WIKI_DIR);
   return {
