@@ -1,5 +1,6 @@
 import { parseAdrRules } from '../guard/ruleParser';
 import type { AdrRules, GuardRule } from '../guard/types';
+import { parseAdrId } from './resolveNote';
 
 export interface DroppedRule {
   adrId: string;
@@ -15,8 +16,13 @@ const shape = (r: GuardRule) => `${r.kind}\0${r.pattern.type}\0${r.pattern.sourc
 /** Does a `supersedes` reference (ADR id, title, file name or vault path) name this ADR? */
 function names(ref: string, a: AdrRules): boolean {
   const r = ref.trim().replace(/^\[\[|\]\]$/g, '').replace(/[|#].*$/, '').toLowerCase();
-  return r === a.adrPath.toLowerCase() || stem(r) === stem(a.adrPath) || r === a.adrId.toLowerCase() || r === a.title.toLowerCase();
+  if (r === a.adrPath.toLowerCase() || stem(r) === stem(a.adrPath) || r === a.adrId.toLowerCase() || r === a.title.toLowerCase()) return true;
+  // `ADR-001` / `#1` / `1` name the ADR numbered 1 (its id or file name starts with that number), as flush resolves them.
+  const n = parseAdrId(r);
+  return n !== undefined && [a.adrId, stem(a.adrPath)].some((x) => Number(FILE_NUMBER.exec(x)?.[1]) === n);
 }
+
+const FILE_NUMBER = /^(?:adr[-_ ]?)?0*(\d{1,5})(?=$|[-_ .:])/i;
 
 /**
  * The rules that stop applying when a new decision with `content` supersedes the ADRs `supersedes` names: every
