@@ -5,16 +5,12 @@ import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/
 import type { VectorChannel } from '../search/types';
 import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
 import { embedWithinBudget, type CatchUpReport, type EmbedTexts } from './budget';
-import { EmbedWorker } from './embedWorker';
-import { defaultModelsRoot } from './install';
-import { readModelFolder } from './modelConfig';
-import { resolveModelDir } from './modelLocation';
+import { ModelLoader, stillLoadingWarning } from './modelLoader';
 
 /** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
 export interface Embedder {
   embed(texts: string[]): Promise<{ vectors: Float32Array[]; cut?: boolean[] }>;
 }
-
 
 export interface VectorChannelHandle extends VectorChannel {
   readonly store: VectorStore;
@@ -82,33 +78,34 @@ export interface OpenVectorsOptions {
   /** Model id or folder; $K0MARU_MODEL or the bundled model when absent. */
   model?: string;
   env?: NodeJS.ProcessEnv;
-  /** Time the call may spend embedding missing passages before answering (CLI, MCP). */
+  /** Time the call may spend loading the model and embedding missing passages before answering (CLI). */
   budgetMs?: number;
   threads?: number;
   fusion?: FusionOptions;
 }
 
 /**
- * The vector channel for a one-shot host (CLI, MCP): resolves the model, starts the embedding worker, embeds
- * what is missing within the time budget. Returns a warning instead of a channel when the model cannot be
- * used, so recall answers with BM25 and says why.
+ * The vector channel for a one-shot host (the CLI): starts the embedding worker and embeds what is missing, all
+ * within one time budget counted from this call. When the model is not loaded by then, the worker is stopped
+ * mid-load (the command answers with BM25 and exits at once instead of waiting for a load nobody will use) and a
+ * warning comes back instead of a channel; the same when the model cannot be used at all.
  */
 export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
-  const env = opts.env ?? process.env;
-  let worker: EmbedWorker | undefined;
-  // The budget covers the whole preparation: model load and worker start count, not only the embedding after.
   const since = performance.now();
+  const budgetMs = opts.budgetMs ?? 3000;
+  const loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 2 });
   try {
-    const dir = resolveModelDir(opts.model, defaultModelsRoot(env), env);
-    const { config } = readModelFolder(dir);
-    worker = new EmbedWorker({ modelDir: dir, threads: opts.threads ?? 2 });
-    await worker.start();
-    const w = worker;
-    const channel = createVectorChannel({ index, embedder: w, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, dispose: () => w.dispose() });
-    await channel.catchUp(opts.budgetMs ?? 3000, { since });
+    const model = await loader.within(since + budgetMs);
+    if (!model) {
+      const warning = stillLoadingWarning(loader, false);
+      await loader.dispose();
+      return { warning };
+    }
+    const channel = createVectorChannel({ index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, fusion: opts.fusion, dispose: () => loader.dispose() });
+    await channel.catchUp(budgetMs, { since });
     return { channel };
   } catch (err) {
-    await worker?.dispose();
+    await loader.dispose();
     if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
     throw isK0Error(err) ? err : new K0Error('INTERNAL', (err as Error).message);
   }

@@ -31,6 +31,9 @@ const asCode = (code: string): ErrorCode => ((ERROR_CODES as readonly string[]).
 export class EmbedWorker {
   private worker: Worker | undefined;
   private starting: Promise<ModelConfig> | undefined;
+  /** Rejects `starting` when dispose() stops a worker that is still loading (its exit is ignored then). */
+  private abandonStart: ((err: K0Error) => void) | undefined;
+  private loaded = false;
   private pending = new Map<number, Pending>();
   private nextId = 1;
   /** How many times a worker died under us (shown by status and benches). */
@@ -50,11 +53,15 @@ export class EmbedWorker {
         new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData: init satisfies WorkerInit })
       : new Worker(file, { workerData: init satisfies WorkerInit });
     this.worker = worker;
+    this.loaded = false;
     this.starting = new Promise<ModelConfig>((resolve, reject) => {
       let ready = false;
+      this.abandonStart = reject;
       worker.on('message', (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           ready = true;
+          this.abandonStart = undefined;
+          if (this.worker === worker) this.loaded = true;
           resolve(msg.config);
         } else if (msg.type === 'initError') {
           this.reset(worker);
@@ -85,7 +92,14 @@ export class EmbedWorker {
     if (this.worker === worker) {
       this.worker = undefined;
       this.starting = undefined;
+      this.abandonStart = undefined;
+      this.loaded = false;
     }
+  }
+
+  /** The model is loaded (and warmed up) in a running worker: a request now is answered without a load first. */
+  get ready(): boolean {
+    return this.loaded && this.worker !== undefined;
   }
 
   private async request(body: RequestBody): Promise<WorkerReply> {
@@ -123,9 +137,14 @@ export class EmbedWorker {
 
   async dispose(): Promise<void> {
     const w = this.worker;
+    const abandon = this.abandonStart;
     this.worker = undefined;
     this.starting = undefined;
+    this.abandonStart = undefined;
+    this.loaded = false;
     const err = new K0Error('MODEL_UNAVAILABLE', 'embedding worker was stopped', { reason: 'disposed' });
+    // A load still under way ends here too: whoever waits for it gets the error instead of waiting forever.
+    abandon?.(err);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     if (w) await w.terminate();

@@ -7,6 +7,11 @@ export interface WorkerInit {
   wasmDir?: string;
   batchSize?: number;
   spinning?: boolean;
+  /**
+   * Test hook ($K0MARU_HOLD_MODEL_LOAD, see modelLoader.ts): the worker waits until this file exists before it loads
+   * the model, so a test can hold a load "in progress" for as long as it needs without depending on timing.
+   */
+  holdLoadUntil?: string;
 }
 
 export type WorkerRequest =

@@ -3,10 +3,14 @@ import { isK0Error } from '../errors';
 import { throwIfCancelled } from '../host/cancel';
 import { DEFAULT_FUSION, type FusionOptions } from '../search/fusion';
 import { createVectorChannel, type VectorChannelHandle } from './channel';
-import { EmbedWorker } from './embedWorker';
-import { defaultModelsRoot } from './install';
-import { readModelFolder } from './modelConfig';
-import { resolveModelDir } from './modelLocation';
+import { ModelLoader, stillLoadingWarning } from './modelLoader';
+
+export interface VectorPreparation {
+  channel?: VectorChannelHandle;
+  warning?: string;
+}
+
+const closed = (): VectorPreparation => ({ warning: 'the embedding session was closed: answered with BM25 only' });
 
 export interface VectorSessionOptions {
   model?: string;
@@ -16,12 +20,6 @@ export interface VectorSessionOptions {
   fusion?: FusionOptions;
 }
 
-/**
- * The vector channel for a long-lived host (MCP server, editor): one worker for the host's lifetime, started on
- * the first hybrid recall. Each `prepare()` re-reads the chunks (the scanner may have changed them), embeds what
- * is missing within the caller's budget and returns the channel — or a warning when the model cannot be used,
- * so the caller answers with BM25. A crashed worker is replaced on the next call.
- */
 export interface BackgroundFill {
   /** Each step embeds for at most this long: a recall queued behind a step waits at most this much. */
   stepMs: number;
@@ -30,10 +28,18 @@ export interface BackgroundFill {
   log?(level: 'info' | 'warn', message: string): void;
 }
 
+/**
+ * The vector channel for a long-lived host (MCP server, editor): one worker for the host's lifetime, whose model
+ * load starts on the first hybrid recall and runs in the background (ModelLoader). Each `prepare()` has one budget
+ * for everything before the answer: waiting for the load, waiting behind another catch-up, re-reading the chunks
+ * (the scanner may have changed them) and embedding what is missing. When the model is not ready in time, or
+ * cannot be used at all, it returns a warning instead of the channel and the caller answers with BM25; the load
+ * goes on for the next call. A crashed worker reloads the same way.
+ */
 export class VectorSession {
-  private worker: EmbedWorker | undefined;
+  private readonly loader: ModelLoader;
   private channel: VectorChannelHandle | undefined;
-  /** Every prepare runs after the one before: two catch-ups never embed the same passages at once. */
+  /** Every catch-up runs after the one before: two never embed the same passages at once. */
   private queue: Promise<unknown> = Promise.resolve();
   private filling = false;
   private disposed = false;
@@ -41,16 +47,44 @@ export class VectorSession {
   constructor(
     private readonly index: IndexDb,
     private readonly opts: VectorSessionOptions = {},
-  ) {}
+  ) {
+    this.loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 1 });
+  }
 
-  /** `signal`: a caller that gave up while queued behind another prepare never starts its catch-up. */
-  prepare(budgetMs = 1000, signal?: AbortSignal): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
+  /**
+   * The channel for one call, within `budgetMs` counted from now. `signal`: a caller that gave up while waiting
+   * for the model or behind another catch-up stops with CANCELLED and never starts its own.
+   */
+  async prepare(budgetMs = 1000, signal?: AbortSignal): Promise<VectorPreparation> {
+    const since = performance.now();
+    throwIfCancelled(signal, 'embedding');
+    if (this.disposed) return closed();
+    try {
+      if (!(await this.loader.within(since + budgetMs, signal))) return { warning: stillLoadingWarning(this.loader, true) };
+    } catch (err) {
+      if (!isK0Error(err) || err.code !== 'MODEL_UNAVAILABLE') throw err;
+      if (this.disposed) return closed();
+      // The model cannot be used: answer with BM25 now, try the model again on the next call.
+      return { warning: `${err.message}: answered with BM25 only` };
+    }
     const next = this.queue.then(() => {
       throwIfCancelled(signal, 'embedding');
-      return this.prepareNow(budgetMs);
+      return this.catchUpNow(since, budgetMs);
     });
     this.queue = next.catch(() => {});
     return next;
+  }
+
+  /**
+   * Starts the model load (if none runs and the model is not ready): a host may warm up before its first recall.
+   * Nobody has to wait for it; the promise says whether the model is ready (false: it cannot be used now).
+   */
+  warmUp(): Promise<boolean> {
+    if (this.disposed) return Promise.resolve(false);
+    return this.loader.load().then(
+      () => true,
+      () => false,
+    );
   }
 
   /**
@@ -60,8 +94,25 @@ export class VectorSession {
    * someone had searched a few hundred times. Idempotent while a fill runs; stops with dispose().
    */
   fillInBackground(opts: BackgroundFill): void {
-    const pending = this.channel?.pending() ?? 0;
-    if (this.filling || this.disposed || pending === 0) return;
+    if (this.filling || this.disposed) return;
+    if (!this.channel) {
+      // The model is still loading (the recall that started it answered with BM25): fill once it is ready.
+      const loading = this.loader.pending;
+      if (!loading) return;
+      this.filling = true;
+      loading
+        .then(() => this.prepare(0)) // builds the channel; a zero budget embeds nothing
+        .then(
+          () => {
+            this.filling = false;
+            if (this.channel) this.fillInBackground(opts);
+          },
+          () => (this.filling = false),
+        );
+      return;
+    }
+    const pending = this.channel.pending();
+    if (pending === 0) return;
     this.filling = true;
     opts.log?.('info', `embedding ${pending} passage(s) in the background`);
     const step = () => {
@@ -86,17 +137,19 @@ export class VectorSession {
     setTimeout(step, 10).unref();
   }
 
-  private async prepareNow(budgetMs: number): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
-    if (this.disposed) return { warning: 'the embedding session was closed: answered with BM25 only' };
-    const since = performance.now(); // the model load below counts against the budget
+  private async catchUpNow(since: number, budgetMs: number): Promise<VectorPreparation> {
+    if (this.disposed) return closed();
+    const model = this.loader.ready;
+    if (!model) {
+      // The worker died after this call found it ready (another call's catch-up crashed it): it reloads in the
+      // background; searching now would make the query wait for that load.
+      void this.warmUp();
+      return { warning: stillLoadingWarning(this.loader, true) };
+    }
     try {
       if (!this.channel) {
-        const env = this.opts.env ?? process.env;
-        const dir = resolveModelDir(this.opts.model, defaultModelsRoot(env), env);
-        const { config } = readModelFolder(dir);
-        this.worker = new EmbedWorker({ modelDir: dir, threads: this.opts.threads ?? 1 });
-        await this.worker.start();
-        this.channel = createVectorChannel({ index: this.index, embedder: this.worker, modelId: config.id, dimension: config.dimension, fusion: this.opts.fusion ?? DEFAULT_FUSION });
+        const fusion = this.opts.fusion ?? DEFAULT_FUSION;
+        this.channel = createVectorChannel({ index: this.index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, fusion });
       } else {
         this.channel.store.refresh();
       }
@@ -104,24 +157,25 @@ export class VectorSession {
       return { channel: this.channel };
     } catch (err) {
       if (!isK0Error(err) || err.code !== 'MODEL_UNAVAILABLE') throw err;
-      // A crash while catching up: the worker restarts on the next request, the channel stays usable.
-      if (err.data?.reason === 'worker-crashed' && this.channel) return { channel: this.channel, warning: err.message };
+      if (this.disposed) return closed();
+      if (err.data?.reason === 'worker-crashed') {
+        // The channel (its store) stays; the model reloads in the background, and BM25 answers this call.
+        void this.warmUp();
+        return { warning: `${err.message}: answered with BM25 only` };
+      }
       // The model cannot be used: answer with BM25 now, try the model again on the next call.
-      await this.closeWorker();
+      this.channel = undefined;
+      await this.loader.reset();
       return { warning: `${err.message}: answered with BM25 only` };
     }
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    await this.queue; // the step in flight (at most one budget long)
-    await this.closeWorker();
-  }
-
-  private async closeWorker(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
     this.channel = undefined;
-    await w?.dispose();
+    // Stops a load under way as well: a host that closes never waits for a model it no longer needs.
+    const stopped = this.loader.dispose();
+    await this.queue; // the step in flight (at most one budget long; it ends early once the worker is gone)
+    await stopped;
   }
 }

@@ -1,5 +1,6 @@
 // Entry of the embedding worker thread (bundled to dist/embedWorker.js). The WASM runtime computes on the
 // thread that calls it; keeping it here keeps the host's event loop free while a vault embeds.
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isK0Error } from '../errors';
 import { EmbeddingEngine } from './engine';
@@ -12,7 +13,12 @@ async function main(): Promise<void> {
   const send = (msg: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
   let engine: EmbeddingEngine;
   try {
+    if (init.holdLoadUntil) await untilExists(init.holdLoadUntil);
     engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize, spinning: init.spinning });
+    // The first inference on a fresh session costs several times a later one (0.35–1.4 s measured here: the WASM
+    // kernels compile on first use). Paid now, inside the load the host already counts against its budget, so
+    // "ready" means a query is answered at its normal cost.
+    await engine.embed(['warm up the embedding model']);
   } catch (err) {
     send({ type: 'initError', code: isK0Error(err) ? err.code : 'MODEL_UNAVAILABLE', message: (err as Error).message });
     return;
@@ -44,3 +50,11 @@ async function handle(engine: EmbeddingEngine, req: WorkerRequest, send: (m: Wor
 }
 
 void main();
+
+/** The test hook's wait (see WorkerInit.holdLoadUntil): polls, since the file may appear in a folder not yet watched. */
+function untilExists(file: string): Promise<void> {
+  return new Promise((resolve) => {
+    const tick = () => (existsSync(file) ? resolve() : setTimeout(tick, 20));
+    tick();
+  });
+}

@@ -28,16 +28,18 @@ test('k0maru ui keeps embedding in the background after a hybrid search, then te
   try {
     const search = async (id: number) => {
       const r = await rpc(server.port, server.token, { kind: 'request', id, request: { method: 'search', params: { query: 'payments idempotency', mode: 'hybrid', fusion: 'default', limit: 10 } } });
-      const msg = JSON.parse(r.body) as { ok: boolean; result: { effectiveMode: string; pendingVectors?: number; hits: { vector?: unknown }[] } };
+      const msg = JSON.parse(r.body) as { ok: boolean; result: { effectiveMode: string; pendingVectors?: number; warnings: string[]; hits: { vector?: unknown }[] } };
       assert.ok(msg.ok, r.body);
       return msg.result;
     };
     const first = await search(1);
-    assert.equal(first.effectiveMode, 'hybrid');
-    assert.ok((first.pendingVectors ?? 0) > 0, `the first search should leave passages to embed (pending ${first.pendingVectors})`);
-    assert.ok(logs.some((l) => /embedding \d+ passage\(s\) in the background/.test(l)), logs.join('\n'));
+    // Within its budget the first search either got the model (and left passages to embed) or answered with BM25
+    // while the model still loads; either way the server goes on loading and embedding by itself.
+    if (first.effectiveMode === 'hybrid') assert.ok((first.pendingVectors ?? 0) > 0, `the first search should leave passages to embed (pending ${first.pendingVectors})`);
+    else assert.match(first.warnings[0] ?? '', /embedding model is still loading/);
     // No further search: the server finishes on its own and pushes vaultChanged so pages search again.
     await events.next((e) => (e as { event?: string }).event === 'vaultChanged', 200_000);
+    assert.ok(logs.some((l) => /embedding \d+ passage\(s\) in the background/.test(l)), logs.join('\n'));
     const second = await search(2);
     assert.equal(second.pendingVectors, 0);
     assert.ok(second.hits.every((h) => h.vector), 'every hit now has its vector figures');

@@ -47,11 +47,12 @@ test('console search: per-channel figures, RRF with the graph boost, superseded 
   await withConsole(async (ctx) => {
     assert.deepEqual(await ask(ctx, { kind: 'ready', protocol: 1 }), { kind: 'hello', protocol: 1, host: 'browser', version: 'test', vaultName: 'v', layout: 'page' });
     const search = () => ask(ctx, { kind: 'request', id: 7, request: { method: 'search', params: { query: 'payments lock charging', mode: 'hybrid', fusion: 'rrf+boost', limit: 5 } } });
-    // Each search embeds what its 1.5 s budget allows; on a loaded machine the first may leave passages pending.
-    // Ask again until the vault is covered (the condition the figures below need), never for a set time.
+    // Each search waits for the model load and embeds only what its 1.5 s budget allows; on a loaded machine the
+    // first may answer with BM25 (model still loading) or leave passages pending. Ask again until the vault is
+    // covered (the condition the figures below need), never for a set time.
     let res = await search();
     const deadline = Date.now() + 90_000;
-    while (res.kind === 'response' && res.ok && res.method === 'search' && (res.result.pendingVectors ?? 0) > 0 && Date.now() < deadline) res = await search();
+    while (res.kind === 'response' && res.ok && res.method === 'search' && (res.result.effectiveMode !== 'hybrid' || (res.result.pendingVectors ?? 0) > 0) && Date.now() < deadline) res = await search();
     assert.ok(res.kind === 'response' && res.ok && res.method === 'search', JSON.stringify(res));
     assert.equal(res.result.pendingVectors ?? 0, 0, `passages still without vectors: ${res.result.warnings.join('; ')}`);
     assert.equal(res.id, 7);

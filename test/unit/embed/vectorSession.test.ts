@@ -35,7 +35,7 @@ test('a long-lived vector session follows the scanner, survives a worker crash a
     assert.equal(r.hits[0].path, 'payments.md');
 
     // Kill the worker: recall answers with BM25 and says why; the next call works again.
-    await (session as unknown as { worker: { crashForTest(): Promise<void> } }).worker.crashForTest();
+    await (session as unknown as { loader: { ready: { worker: { crashForTest(): Promise<void> } } } }).loader.ready.worker.crashForTest();
     const afterCrash = await recall(project, 'Redis', { mode: 'hybrid', vectors: second.channel });
     assert.ok(afterCrash.hits.length > 0);
     const again = await session.prepare(10_000);
@@ -64,7 +64,8 @@ test('a background fill embeds the rest of the vault in steps between recalls, s
   const session = new VectorSession(idx, { model: dir, env: {} });
   const logs: string[] = [];
   try {
-    const first = await session.prepare(1); // a tiny budget: most passages are left
+    assert.equal(await session.warmUp(), true); // the model loads outside any recall's budget ...
+    const first = await session.prepare(1); // ... so a tiny budget leaves most passages waiting
     const left = first.channel!.pending();
     assert.ok(left > 20, `expected passages left after a 1 ms budget, got ${left}`);
     const covered = new Promise<void>((resolve) => session.fillInBackground({ stepMs: 200, onCovered: resolve, log: (l, m) => logs.push(`${l}: ${m}`) }));

@@ -1,0 +1,135 @@
+// Whole-call latency of a hybrid recall while the embedding model is cold (issue 13 item 11: a call is bounded by
+// its budget plus the query itself). Against the built bundles (run `node esbuild.mjs` first):
+//   - MCP: spawn dist/mcp.mjs, the first recall_memory (mode hybrid, budget 1.5 s) — the model is not loaded yet;
+//     then hybrid calls until one answers with vectors (the load went on in the background);
+//   - CLI: `k0maru recall --mode hybrid --json` from spawn to exit (a one-shot host must not wait for the load).
+// Each repetition uses a fresh copy of a generated vault whose index was scanned but has no vectors (cold model,
+// catch-up pending), and a second set whose vectors were all embedded before (cold model, warm index).
+//
+//   npx tsx bench/coldRecall.ts [--notes 60] [--reps 5]   → bench/results/coldRecall.json
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { generateVault } from './lib/vaultGen';
+import { median, round } from './lib/stats';
+
+const REPO = join(__dirname, '..');
+const MCP = join(REPO, 'dist', 'mcp.mjs');
+const CLI = join(REPO, 'dist', 'cli.mjs');
+const args = process.argv.slice(2);
+const opt = (name: string, d: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
+const NOTES = opt('--notes', 60);
+const REPS = opt('--reps', 5);
+const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
+
+type Structured = { effective_mode: string; warnings: string[] };
+
+async function connect(vault: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, '--vault', vault], env: ENV, stderr: 'ignore' });
+  const client = new Client({ name: 'bench-cold', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+async function hybrid(client: Client, query: string): Promise<{ ms: number; mode: string; warnings: string[] }> {
+  const t0 = performance.now();
+  const r = await client.callTool({ name: 'recall_memory', arguments: { query, mode: 'hybrid' } }, undefined, { timeout: 120_000 });
+  const ms = performance.now() - t0;
+  const s = r.structuredContent as Structured;
+  return { ms, mode: s.effective_mode, warnings: s.warnings };
+}
+
+async function mcpCold(vault: string, query: string) {
+  const client = await connect(vault);
+  try {
+    // One BM25 call first: the open and first scan are not what this bench measures.
+    await client.callTool({ name: 'recall_memory', arguments: { query, mode: 'bm25' } });
+    const first = await hybrid(client, query);
+    let calls = 1;
+    let withVectors: Awaited<ReturnType<typeof hybrid>> | undefined = first.mode === 'hybrid' ? first : undefined;
+    while (!withVectors && calls < 60) {
+      calls++;
+      const r = await hybrid(client, query);
+      if (r.mode === 'hybrid') withVectors = r;
+    }
+    return { firstMs: first.ms, firstMode: first.mode, firstWarnings: first.warnings, callsUntilHybrid: withVectors ? calls : undefined, firstHybridMs: withVectors?.ms };
+  } finally {
+    await client.close();
+  }
+}
+
+function cliCold(vault: string, query: string) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, 'recall', query, '--mode', 'hybrid', '--json', '--vault', vault], { env: ENV, encoding: 'utf8', timeout: 120_000 });
+  const ms = performance.now() - t0;
+  const out = JSON.parse(r.stdout) as { effectiveMode: string; warnings: string[] };
+  return { ms, mode: out.effectiveMode, warnings: out.warnings, status: r.status };
+}
+
+async function embedAll(vault: string, query: string): Promise<void> {
+  const client = await connect(vault);
+  try {
+    for (let i = 0; i < 200; i++) {
+      const r = await client.callTool({ name: 'recall_memory', arguments: { query, mode: 'hybrid' } });
+      const s = r.structuredContent as Structured;
+      if (s.effective_mode === 'hybrid' && !s.warnings.some((w) => /waiting for vectors/.test(w))) return;
+    }
+    throw new Error('the vault never got all its vectors');
+  } finally {
+    await client.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'k0-cold-bench-'));
+  try {
+    const seed = join(work, 'seed');
+    const gen = generateVault(join(seed, '.k0maru', 'wiki'), NOTES);
+    const query = gen.queries[1] ?? 'redis failover lock';
+    spawnSync(process.execPath, [CLI, 'scan', '--vault', seed], { env: ENV, stdio: 'ignore' });
+    const warm = join(work, 'warm');
+    cpSync(seed, warm, { recursive: true });
+    await embedAll(warm, query);
+    const rows: Record<string, unknown>[] = [];
+    for (const [label, from] of [['no-vectors', seed], ['vectors-present', warm]] as const) {
+      const mcp: Awaited<ReturnType<typeof mcpCold>>[] = [];
+      const cli: ReturnType<typeof cliCold>[] = [];
+      for (let i = 0; i < REPS; i++) {
+        const a = join(work, `${label}-mcp-${i}`);
+        cpSync(from, a, { recursive: true });
+        mcp.push(await mcpCold(a, query));
+        const b = join(work, `${label}-cli-${i}`);
+        cpSync(from, b, { recursive: true });
+        cli.push(cliCold(b, query));
+      }
+      const row = {
+        vault: label,
+        notes: NOTES,
+        mcpFirstHybridCallMs: { median: round(median(mcp.map((m) => m.firstMs)), 0), max: round(Math.max(...mcp.map((m) => m.firstMs)), 0) },
+        mcpFirstModes: mcp.map((m) => m.firstMode),
+        mcpFirstWarning: mcp[0].firstWarnings[0],
+        mcpCallsUntilHybrid: mcp.map((m) => m.callsUntilHybrid),
+        mcpFirstVectorCallMs: round(median(mcp.map((m) => m.firstHybridMs ?? NaN)), 0),
+        cliWallMs: { median: round(median(cli.map((c) => c.ms)), 0), max: round(Math.max(...cli.map((c) => c.ms)), 0) },
+        cliModes: cli.map((c) => c.mode),
+        cliWarning: cli[0].warnings[0],
+        cliExit: cli.map((c) => c.status),
+      };
+      rows.push(row);
+      console.log(JSON.stringify(row, null, 2));
+    }
+    mkdirSync(join(REPO, 'bench', 'results'), { recursive: true });
+    const label = args.includes('--label') ? args[args.indexOf('--label') + 1] : 'latest';
+    writeFileSync(join(REPO, 'bench', 'results', `coldRecall-${label}.json`), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + '\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
