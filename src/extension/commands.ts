@@ -125,7 +125,8 @@ async function offloadCommand(host: CommandHost, args?: { text?: string; taskNam
   const doc = vscode.window.activeTextEditor?.document;
   const taskName = args?.taskName ?? (doc && !doc.isUntitled ? basename(doc.fileName) : 'editor selection');
   return reportErrors(host, 'Offload Selection', async () => {
-    const r = await loadTools().offloadLog(project.paths, { text, taskName, source: 'api' });
+    // A person reads the summary here: it names the CLI command, not the MCP tool (issue 16 item 7).
+    const r = await loadTools().offloadLog(project.paths, { text, taskName, source: 'api', inspectHint: 'command' });
     if (r.passthrough) {
       void vscode.window.showInformationMessage(`K0maru: the selection has ${r.lines} lines, too short to offload.`);
       return r;

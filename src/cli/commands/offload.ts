@@ -51,7 +51,8 @@ export const offloadCommand: Command = {
     const file = positionals[0];
     // Streamed either way: a 100 MB build log is never read into one string.
     const stream: Readable = file && file !== '-' ? await openLog(resolve(io.cwd, file), file) : io.stdin;
-    const r = await offloadLog(paths, { stream, taskName: values.task as string | undefined, threshold, source: 'cli' });
+    // A person reads this: point at the CLI command, not the MCP tool (issue 16 item 7).
+    const r = await offloadLog(paths, { stream, taskName: values.task as string | undefined, threshold, source: 'cli', inspectHint: 'command' });
     if (json) {
       const { analysis, ...rest } = r;
       writeJson(io.stdout, { ...rest, text: r.text, analysis: { ...analysis, errors: analysis.errors.slice(0, 10) } });

@@ -9,4 +9,4 @@ export { validateNodeId, findNodeFile, appendLedger, NODE_ID_RE, LEDGER_FILE, ty
 export { countTokensSafe } from '../tokens/tally';
 export { formatLocation, type LogAnalysis, type LogError, type Location, type Runtime, type Phase, type ErrorKind } from './types';
 export { parseLedgerLine, readLedgerNodes, type AnyLedgerEntry, type LedgerNode } from './ledger';
-export { readOffloadSummary, type OffloadSummary } from './summaryFile';
+export { readOffloadSummary, CLI_INSPECT_HINT, MCP_INSPECT_HINT, type InspectHint, type OffloadSummary } from './summaryFile';

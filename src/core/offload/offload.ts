@@ -9,7 +9,7 @@ import { LogAnalyzer } from './analyzer';
 import { visibleLine } from './ansi';
 import { renderMermaid } from './mermaid';
 import { appendLedger, findNodeFile, sanitizeTaskName, type LedgerEntry } from './store';
-import { formatPct, renderSummary, summaryRecord, writeOffloadSummary } from './summaryFile';
+import { CLI_INSPECT_HINT, formatPct, MCP_INSPECT_HINT, renderSummary, summaryRecord, writeOffloadSummary, type InspectHint } from './summaryFile';
 import { countTokensSafe, TokenTally } from '../tokens/tally';
 import type { LogAnalysis } from './types';
 
@@ -31,6 +31,11 @@ export interface OffloadInput {
   /** Logs with at most this many lines come back unchanged (default 50). */
   threshold?: number;
   source?: LedgerEntry['source'];
+  /**
+   * How the summary says to see the raw log; the adapter picks it: 'tool' names the MCP tool (default, for
+   * agents), 'command' the `k0maru inspect` command (CLI, editor), or any wording of its own.
+   */
+  inspectHint?: InspectHint | 'tool' | 'command';
 }
 
 export interface OffloadResult {
@@ -161,7 +166,8 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
   }
 
   const mermaid = renderMermaid(analysis, nodeId);
-  const render = (pct: string) => renderSummary(mermaid, analysis, nodeId, pct);
+  const hint = input.inspectHint === 'command' ? CLI_INSPECT_HINT : input.inspectHint === 'tool' ? MCP_INSPECT_HINT : input.inspectHint;
+  const render = (pct: string) => renderSummary(mermaid, analysis, nodeId, pct, hint);
   // The summary states its own reduction: count once with a same-width placeholder, then fill in the figure.
   const draftTokens = countTokensSafe(render('99.9'));
   const pct = formatPct(1 - draftTokens / Math.max(1, tokensBefore));

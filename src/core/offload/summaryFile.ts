@@ -76,15 +76,28 @@ export function formatPct(r: number): string {
   return formatReductionPct(Math.max(0, r));
 }
 
+/**
+ * How the summary tells its reader to see the raw log. The wording belongs to the surface: an agent over MCP
+ * calls a tool, a person at a terminal or in the editor runs a command. Core keeps the MCP wording as default.
+ */
+export type InspectHint = (nodeId: string) => string;
+export const MCP_INSPECT_HINT: InspectHint = () => `Use 'inspect_log_node' to view raw stack frames.`;
+export const CLI_INSPECT_HINT: InspectHint = (nodeId) => `Run \`k0maru inspect ${nodeId}\` to view raw stack frames (--grep, --lines to narrow).`;
+
 /** The text an agent gets instead of the log: the diagram, the reduction, the primary error, the node id. */
-export function renderSummary(mermaid: string, a: LogAnalysis, nodeId: string, pct: string): string {
+export function renderSummary(mermaid: string, a: LogAnalysis, nodeId: string, pct: string, hint: InspectHint = MCP_INSPECT_HINT): string {
   const out = ['```mermaid', mermaid, '```', '', `✓ Log offloaded (${a.lines} lines, ${pct}% token reduction)`];
   const p = a.primary;
   if (p) {
     const where = p.location ? ` at ${formatLocation(p.location)}` : '';
     const msg = p.message.length > 160 ? `${p.message.slice(0, 159)}…` : p.message;
     out.push(`  Primary: [${p.code}] ${msg}${where}`);
+    if (p.test) out.push(`  Failing test: ${p.test.length > 160 ? `${p.test.slice(0, 159)}…` : p.test}`);
+    if (p.chain && p.chain.length > 1) {
+      const links = p.chain.slice(0, 6).map((l) => `${l.code}${l.location ? ` at ${formatLocation(l.location)}` : ''}`);
+      out.push(`  Chain (final first): ${links.join(' ← ')}${p.chain.length > 6 ? ' ← …' : ''}`);
+    }
   }
-  out.push(`  Reference ID: ${nodeId}`, `  Use 'inspect_log_node' to view raw stack frames.`);
+  out.push(`  Reference ID: ${nodeId}`, `  ${hint(nodeId)}`);
   return out.join('\n');
 }
