@@ -1,15 +1,13 @@
-import { existsSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, relative } from 'node:path';
 import picomatch from 'picomatch';
 import type { Project } from '../project';
 import { K0Error } from '../errors';
-import { parseNote } from '../vault/markdown';
 import { loadVaultRules } from '../guard/ruleStore';
-import { noteFileFor, readRegularFile } from '../vault/noteSources';
 import { branchChanges, repoRoot, worktreeChanges } from '../guard/diffSource';
 import type { AdrRules } from '../guard/types';
 import { projectMatches } from '../guard/project';
 import { detectStack } from './stack';
+import { findVision } from './vision';
 import { listAdrNotes } from '../index/adrNotes';
 import { fitToBudget, type LoadoutSection } from './budget';
 
@@ -118,44 +116,4 @@ async function changedPaths(projectRoot: string, branch?: string): Promise<strin
   } catch {
     return []; // not a git repository: nothing is "changed"
   }
-}
-
-interface Vision {
-  rel: string;
-  projectName?: string;
-  sentence?: string;
-}
-
-/** The vision note (00_Meta/vision.md, or a meta note titled Vision), else the project README. */
-function findVision(project: Pick<Project, 'paths' | 'index'>): Vision | undefined {
-  const { paths, index } = project;
-  const row =
-    index.get("SELECT path FROM documents WHERE lower(path) LIKE '%vision%.md' ORDER BY length(path) LIMIT 1") ??
-    index.get("SELECT path FROM documents WHERE category IN ('meta', 'vision') AND lower(title) LIKE '%vision%' LIMIT 1");
-  const candidates = row ? [noteFileFor(paths, String(row.path)).abs] : [];
-  candidates.push(join(paths.projectRoot, 'README.md'));
-  for (const abs of candidates) {
-    if (!existsSync(abs)) continue;
-    let note;
-    try {
-      note = parseNote(readRegularFile(abs, 1024 * 1024).toString('utf8'), basename(abs)); // a FIFO README never blocks
-    } catch {
-      continue;
-    }
-    const para = note.blocks.find((b) => b.kind === 'paragraph' && b.text.trim().length > 20)?.text ?? '';
-    const sentence = firstSentences(para.replace(/\s+/g, ' ').trim(), 220);
-    const projectName = note.title.replace(/\s*[-—:]?\s*vision\s*$/i, '').trim() || undefined;
-    return { rel: relative(paths.projectRoot, abs).split('\\').join('/'), projectName, sentence: sentence || undefined };
-  }
-  return undefined;
-}
-
-function firstSentences(text: string, max: number): string {
-  const parts = text.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [text];
-  let out = '';
-  for (const p of parts) {
-    if ((out + p).trim().length > max) break;
-    out += p;
-  }
-  return (out || parts[0].slice(0, max)).trim();
 }
