@@ -7,6 +7,7 @@ import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
 import { loadVaultRules } from './ruleStore';
 import { unmatchedScopeDiagnostics } from './scopeCheck';
 import type { AdrRules, GuardDiagnostic, GuardRule, InferredSetting } from './types';
+import { ruleCounts } from './ruleCounts';
 
 /**
  * `k0maru guard --explain-rules [ADR]`: every rule the guard read — explicit and inferred — with its ADR line,
@@ -130,7 +131,8 @@ export function renderExplain(r: ExplainResult): string {
   const out: string[] = [];
   const count = r.adrs.reduce((n, a) => n + a.rules.length, 0);
   const inferred = r.adrs.reduce((n, a) => n + a.rules.filter((x) => x.origin === 'inferred').length, 0);
-  out.push(`Living ADR Guard reads ${count} rule(s) (${inferred} inferred from prose; inferred rules: ${r.inferredSetting}) from ${r.adrs.length} ADR(s).`);
+  const applying = ruleCounts(r.adrs);
+  out.push(`Living ADR Guard reads ${count} rule(s) (${inferred} inferred from prose; inferred rules: ${r.inferredSetting}) from ${r.adrs.length} ADR(s): ${applying.rules} active rule(s) in ${applying.adrs} ADR(s)${applying.inactiveAdrs ? `, ${applying.inactiveAdrs} superseded or retired ADR(s) whose rules do not apply` : ''}.`);
   for (const a of r.adrs) {
     out.push('', `${a.adrId} — ${a.title} (${a.adrPath})${a.active ? '' : ` — ${a.status ?? 'inactive'}: its rules do not apply`}`);
     if (!a.rules.length) out.push('  (no rules)');

@@ -14,7 +14,7 @@ export interface RuleCounts {
  * Architecture view: active rules, and the active ADRs they come from. A superseded ADR is never counted as
  * active, and an ADR whose guard section holds no rule is not one the guard enforces.
  */
-export function ruleCounts(adrs: readonly AdrRules[]): RuleCounts {
+export function ruleCounts(adrs: readonly (Pick<AdrRules, 'active'> & { rules: readonly unknown[] })[]): RuleCounts {
   let rules = 0;
   let active = 0;
   let inactive = 0;

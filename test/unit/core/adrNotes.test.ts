@@ -49,3 +49,26 @@ test('listAdrNotes and the loadout agree: logs and cards filed under Architectur
     v.cleanup();
   }
 });
+
+test('the CLI says the same count as the editor log: active rules in ADRs that hold them, superseded ones apart', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { resolve } = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const MAIN = resolve(__dirname, '..', '..', 'fixtures', 'guard', 'runCli.ts');
+  const TSX = pathToFileURL(require.resolve('tsx')).href;
+  const v = tempVault({
+    '02_Architecture/ADR-001-lock.md': note('category: decision', 'ADR-001: Lock charges', '## Invariants\n\n- deny: `charge(` | id: R1\n- warn: `retry(` | id: R2'),
+    '02_Architecture/ADR-002-old.md': note('status: superseded', 'ADR-002: Old lock', '## Invariants\n\n- deny: `old(` | id: R3'),
+    '02_Architecture/ADR-003-empty.md': note('category: decision', 'ADR-003: Queues', '## Invariants\n\nNone yet.'),
+  });
+  try {
+    const out = spawnSync(process.execPath, ['--import', TSX, MAIN, 'guard', '--explain-rules'], { cwd: v.root, encoding: 'utf8' });
+    assert.equal(out.status, 0, out.stderr);
+    const { adrs } = await loadVaultRules(v.notes);
+    const n = ruleCounts(adrs);
+    assert.deepEqual(n, { rules: 2, adrs: 1, inactiveAdrs: 1 });
+    assert.ok(out.stdout.includes(`${n.rules} active rule(s) in ${n.adrs} ADR(s), ${n.inactiveAdrs} superseded or retired ADR(s)`), out.stdout.split('\n')[0]);
+  } finally {
+    v.cleanup();
+  }
+});
