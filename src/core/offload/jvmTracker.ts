@@ -18,6 +18,7 @@ const RX = {
   // Test headers.
   surefire: /^(?:\[ERROR\] )?(?:(\S+?)\((\S+?)\)|(\S+)) +(?:--)? *Time elapsed: .*<<< (?:FAILURE|ERROR)!$/,
   gradle: /^(\S+) > (.+) FAILED$/,
+  gradleShort: /^\s+((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/,
   dotnetTest: /^\s*Failed (\S+) \[[^\]]*\]$/,
   dotnetMessage: /^\s*Error Message:$/,
   // Compilers.
@@ -50,7 +51,7 @@ export class JvmTracker {
     }
     if ((m = line.match(RX.javaFrame))) {
       const at = m[2].match(/^(.+?):(\d+)$/);
-      if (at) this.frame(m[1], loc(at[1], at[2]));
+      if (at) this.frame(m[1], loc(packagePath(m[1], at[1]), at[2]));
       return true;
     }
     if (RX.more.test(line) || /^\s*(?:Suppressed: |--- End of (?:inner exception )?stack trace)/.test(line)) return true;
@@ -89,6 +90,14 @@ export class JvmTracker {
     if (this.test && RX.dotnetMessage.test(line)) {
       this.dotnetMessage = this.sink.record({ code: 'test-failure', kind: 'test-failure', message: this.test, runtime: 'dotnet', phase: 'test', test: this.test });
       this.test = undefined;
+      return true;
+    }
+    if ((m = line.match(RX.gradleShort))) {
+      // Gradle's default test output: the exception and its user frame on one line, no stack.
+      const test = this.test;
+      this.test = undefined;
+      const err = this.sink.record({ code: simpleName(m[1]), kind: test ? 'test-failure' : 'exception', message: m[1], runtime: 'java', phase: 'test', ...(test ? { test } : {}) });
+      this.sink.setLocation(err, loc(m[2], m[3]));
       return true;
     }
     if ((m = line.match(RX.javac)) && !/^\s*(?:warning|Note)\b/.test(m[5])) {
@@ -162,4 +171,19 @@ function javacCode(message: string): string {
 /** `com.acme.InvoiceParser$ParseException` → `ParseException` (a nested class is named by its own name). */
 function simpleName(type: string): string {
   return type.slice(Math.max(type.lastIndexOf('.'), type.lastIndexOf('$')) + 1);
+}
+
+/**
+ * A JVM frame names only the file's base name; its class's package says where it lives:
+ * `com.acme.App.load` in `App.java` → `com/acme/App.java` (the suffix of the real path the agent opens).
+ */
+function packagePath(symbol: string, file: string): string {
+  if (file.includes('/')) return file;
+  const parts = symbol.split('.');
+  const pkg: string[] = [];
+  for (const p of parts) {
+    if (!/^[a-z_][\w]*$/.test(p)) break;
+    pkg.push(p);
+  }
+  return pkg.length && pkg.length < parts.length ? `${pkg.join('/')}/${file}` : file;
 }

@@ -18,6 +18,8 @@ export class NativeTracker {
   private lld: LogError | undefined;
   private ccInLibrary: { err: LogError; ttl: number } | undefined;
   private includeSite: Location | undefined;
+  /** First `file.go:N: message` line each running Go test printed (bounded). */
+  private readonly goLogs = new Map<string, { at: Location; message: string }>();
 
   constructor(private readonly sink: ReportSink) {}
 
@@ -126,6 +128,11 @@ export class NativeTracker {
         }
         return true;
       }
+      // LeakSanitizer: the first leak's allocation stack is the one to root at.
+      if (/^(?:Direct|Indirect) leak of /.test(line)) {
+        if (!this.asan.current.location) this.asan.inStack = true;
+        return true;
+      }
       // Later stacks ("freed by thread T0 here:", "Previous write …") describe history, not the faulting access.
       if (/^\s*(freed by|previously allocated by|allocated by|Location is|Mutex|Thread T\d+ .*created)/.test(line)) this.asan.inStack = false;
     }
@@ -149,7 +156,10 @@ export class NativeTracker {
     }
     if ((m = line.match(RX.asanErr))) {
       const on = m[3] ? ` on ${m[3].replace(/ at pc .*$/, '')}` : '';
-      this.asan = { current: s.record({ code: m[2], kind: 'sanitizer', message: `${m[1]}: ${m[2]}${on}`, runtime: 'c-cpp', phase: s.runtimePhase() }), inStack: true };
+      const leak = m[1] === 'LeakSanitizer';
+      const code = leak ? 'memory-leak' : m[2];
+      const message = leak ? `${m[1]}: detected memory leaks` : `${m[1]}: ${m[2]}${on}`;
+      this.asan = { current: s.record({ code, kind: 'sanitizer', message, runtime: 'c-cpp', phase: s.runtimePhase() }), inStack: !leak };
       return true;
     }
     if ((m = line.match(RX.tsan))) {
@@ -232,13 +242,17 @@ export class NativeTracker {
       const name = m[1];
       const prev = this.go.failed;
       // A parent test's verdict is printed above its failing subtests (and fuzzing repeats the name): one failure.
+      const logged = this.goLogs.get(name);
+      this.goLogs.delete(name);
       if (prev && !prev.location && (name === prev.test || name.startsWith(`${prev.test}/`))) {
         prev.test = name;
-        prev.message = name;
+        prev.message = logged ? `${name}: ${logged.message}` : name;
+        if (logged) s.setLocation(prev, logged.at);
         this.go.current = prev;
         return true;
       }
-      this.go.failed = s.record({ code: 'test-failure', kind: 'test-failure', message: name, runtime: 'go', phase: 'test', test: name });
+      this.go.failed = s.record({ code: 'test-failure', kind: 'test-failure', message: logged ? `${name}: ${logged.message}` : name, runtime: 'go', phase: 'test', test: name });
+      if (logged) s.setLocation(this.go.failed, logged.at);
       for (const o of this.go.orphans ?? []) o.test ??= name;
       this.go.orphans = [];
       this.go.current = this.go.failed;
@@ -246,11 +260,23 @@ export class NativeTracker {
       this.go.running = name;
       return true;
     }
-    if (this.go.current?.kind === 'test-failure' && (m = line.match(RX.goTestLoc))) {
+    if ((m = line.match(RX.goTestLoc))) {
       const cur = this.go.current;
-      if (!cur.location) s.setLocation(cur, loc(m[1], m[2]));
-      if (cur.message === cur.test) cur.message = `${cur.message}: ${m[3]}`;
+      if (cur?.kind === 'test-failure') {
+        if (!cur.location) s.setLocation(cur, loc(m[1], m[2]));
+        if (cur.message === cur.test) cur.message = `${cur.message}: ${m[3]}`;
+        return true;
+      }
+      // `go test -v` prints a test's t.Errorf lines while it runs, before its `--- FAIL:` verdict.
+      if (this.go.running && !this.goLogs.has(this.go.running)) {
+        if (this.goLogs.size > 1000) this.goLogs.clear();
+        this.goLogs.set(this.go.running, { at: loc(m[1], m[2]), message: m[3] });
+      }
       return true;
+    }
+    if ((m = line.match(RX.goTestPassName))) {
+      this.goLogs.delete(m[1]);
+      return false;
     }
     if ((m = line.match(RX.rustErrPlain))) {
       const couldNot = /^could not compile|^aborting due to|^test failed|^build failed|^\d+ target failed|^linking with/.test(m[1]);

@@ -124,11 +124,14 @@ export class PythonTracker {
         if (t) link.code = short(t[1]);
       }
       e.sawE = true;
-    } else if ((m = line.match(RX.loc))) {
-      // Entries run outermost → innermost; the last one in user code wins.
+    } else if ((m = line.match(RX.loc)) || (m = line.match(RX.frame))) {
+      // Entries run outermost → innermost (`--tb=native` prints a plain traceback); the last user frame wins.
       const l = loc(m[1], m[2]);
       if (!isLibraryPath(l.file) || !link.location) link.location = l;
-      if (m[4]) link.code = short(m[4]);
+      if (m[4] && RX.loc.test(line)) link.code = short(m[4]);
+    } else if (!e.sawE && (m = line.match(RX.excType))) {
+      link.code = short(m[1]);
+      link.message = m[2] ? `${m[1]}: ${m[2]}` : m[1];
     }
     return true;
   }
