@@ -62,10 +62,12 @@ async function installCommand(host: CommandHost): Promise<IntegrationReport | un
     // The launcher's recorded fallback: the CLI bundled in this extension, run by `node` from PATH (the extension
     // host's own executable is Electron or code-server's node, neither a stable path for a git hook).
     const command = `node "${join(host.extensionPath, 'dist', 'cli.mjs')}"`;
-    // With the MCP provider registered, VS Code already lists the server: a .vscode/mcp.json entry would list it twice.
-    const provider = host.mcpRegistration() === 'vscode';
-    const r = loadTools().installIntegrations(root, { command, ...(provider ? { skipClients: ['VS Code'] } : {}) });
-    if (provider) r.notes.push('VS Code lists the server through the extension itself, so .vscode/mcp.json was left alone.');
+    // With the MCP provider registered, this editor already lists the server: its project config file would list it
+    // twice (VS Code: .vscode/mcp.json; Cursor: .cursor/mcp.json). Other agents' files are written as usual.
+    const registration = host.mcpRegistration();
+    const self = registration === 'vscode' ? { client: 'VS Code', file: '.vscode/mcp.json' } : registration === 'cursor' ? { client: 'Cursor', file: '.cursor/mcp.json' } : undefined;
+    const r = loadTools().installIntegrations(root, { command, ...(self ? { skipClients: [self.client] } : {}) });
+    if (self) r.notes.push(`${self.client} lists the server through the extension itself, so ${self.file} was left alone.`);
     const changed = [...r.agents.changed, ...(r.hooks ? [`hooks`] : [])];
     host.log.info(`install: changed ${r.agents.changed.join(', ') || 'nothing'}; kept ${r.agents.kept.join(', ') || 'none'}; ${r.notes.join('; ')}`);
     void vscode.window.showInformationMessage(`K0maru: agent integrations installed (${changed.join(', ') || 'already up to date'}).${r.notes.length ? ' ' + r.notes.join(' ') : ''}`);
