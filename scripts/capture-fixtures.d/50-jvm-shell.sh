@@ -1,7 +1,8 @@
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT and run()).
 # JVM: javac errors, a plain `java` run whose stack has two "Caused by:" links, Maven Surefire (offline, from the
 # local repository; skipped when it cannot resolve). Shell: shellcheck (tty and gcc formats).
-# Not captured here: Gradle (Debian's 4.4 cannot run on JDK 17) and dotnet test (no dotnet SDK in Debian).
+# Gradle: Debian's gradle 4.4 (apt-get install gradle) with JUnit 4 from the local Maven repository, offline.
+# Not captured here: dotnet test (Debian has no dotnet SDK package).
 
 if command -v javac >/dev/null; then
   J="$SRC/jbilling"
@@ -150,6 +151,66 @@ JAVA
     run maven-surefire-assertion "$J" mvn -o -B -ntp test -Dtest='BillingRunTest#sumsAllInvoiceLines'
     run maven-surefire-error-caused-by "$J" mvn -o -B -ntp test -Dtest='BillingRunTest#totalsInvoicesFromTheLegacyExport'
   fi
+fi
+
+if command -v gradle >/dev/null && [ -d "$HOME/.m2/repository/junit/junit/4.13.2" ]; then
+  # Gradle 4.4 compiles with -source 12: the record in Invoice.java is a real compile error there.
+  GB="$SRC/gbilling-records"
+  mkdir -p "$GB/src/main/java/com/acme/billing"
+  cp "$SRC/jbilling/src/main/java/com/acme/billing/"*.java "$GB/src/main/java/com/acme/billing/"
+  printf "apply plugin: 'java'\nrepositories { mavenLocal() }\n" >"$GB/build.gradle"
+  run gradle-compile-error "$GB" gradle --offline --no-daemon -q build
+  for fmt in default full; do
+    GB="$SRC/gbilling-$fmt"
+    mkdir -p "$GB/src/main/java/com/acme/billing" "$GB/src/test/java/com/acme/billing"
+    cp "$SRC/jbilling/src/main/java/com/acme/billing/"*.java "$GB/src/main/java/com/acme/billing/"
+    cat >"$GB/src/main/java/com/acme/billing/Invoice.java" <<'JAVA'
+package com.acme.billing;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+public final class Invoice {
+    private final String id;
+    private final List<BigDecimal> lines;
+
+    public Invoice(String id, String customer, List<BigDecimal> lines) {
+        this.id = id;
+        this.lines = lines;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public BigDecimal total() {
+        return lines.stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+}
+JAVA
+    {
+      printf "apply plugin: 'java'\nrepositories { mavenLocal() }\ndependencies { testCompile 'junit:junit:4.13.2' }\n"
+      [ "$fmt" = full ] && printf "test {\n  testLogging {\n    events 'failed'\n    exceptionFormat 'full'\n  }\n}\n"
+    } >"$GB/build.gradle"
+    cat >"$GB/src/test/java/com/acme/billing/BillingRunTest.java" <<'JAVA'
+package com.acme.billing;
+
+import static org.junit.Assert.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.Test;
+
+public class BillingRunTest {
+    @Test
+    public void totalsInvoicesFromTheLegacyExport() {
+        BigDecimal total = new BillingRun().totalOf(List.of("INV-7;initech;4.20,1.3O"));
+        assertEquals(new BigDecimal("5.50"), total);
+    }
+}
+JAVA
+    run "gradle-test-$fmt-format" "$GB" gradle --offline --no-daemon test
+  done
 fi
 
 if command -v shellcheck >/dev/null; then
