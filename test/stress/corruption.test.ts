@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { connectMcp, integrityCheck, record, round, runCli } from './lib';
+import { textOf } from '../helpers/mcpClient';
 
 const figures: Record<string, unknown> = {};
 test.after(() => record('corruption', figures));
@@ -89,4 +90,35 @@ test("index.db a symlink to another application's SQLite file: never written thr
   await assertHeals(p.root, 'indexIsSymlink');
   assert.ok(readFileSync(other).equals(before), "the other application's database was modified");
   assert.ok(!lstatSync(p.index).isSymbolicLink(), 'index.db is a regular file again');
+});
+
+test('garbage over the index under a live MCP server: the next call heals within itself and answers, with a warning', async () => {
+  const p = await indexedProject();
+  const s = await connectMcp(p.root);
+  try {
+    const first = (await s.client.callTool({ name: 'recall_memory', arguments: { query: 'cache eviction policy', mode: 'bm25' } })) as { isError?: boolean };
+    assert.notEqual(first.isError, true);
+    // Every page but the header, and a new change counter (as any writer leaves): the server's cache is stale now.
+    const pages = statSync(p.index).size / 4096;
+    const fd = openSync(p.index, 'r+');
+    const junk = Buffer.alloc(4096);
+    for (let i = 1; i < pages; i++) {
+      for (let b = 0; b < 4096; b++) junk[b] = (b * 131 + i * 17 + 7) & 0xff;
+      writeSync(fd, junk, 0, 4096, i * 4096);
+    }
+    writeSync(fd, Buffer.from([0x7f, 0x01, 0x02, 0x03]), 0, 4, 24);
+    closeSync(fd);
+    const t0 = performance.now();
+    const r = (await s.client.callTool({ name: 'recall_memory', arguments: { query: 'cache eviction policy', mode: 'bm25' } })) as { isError?: boolean };
+    const text = textOf(r);
+    const loadout = (await s.client.callTool({ name: 'get_project_loadout', arguments: {} })) as { isError?: boolean };
+    figures.underLiveServer = { healMs: round(performance.now() - t0), recallError: r.isError ? text.slice(0, 300) : null, loadoutError: loadout.isError ? textOf(loadout).slice(0, 300) : null, warned: /warning: .*corrupt/.test(text) };
+    assert.notEqual(r.isError, true, text.slice(0, 500));
+    assert.match(text, /note-\d+\.md/, 'answered from the rebuilt index');
+    assert.match(text, /warning: .*corrupt/, 'the heal is reported in the answer');
+    assert.notEqual(loadout.isError, true, textOf(loadout).slice(0, 500));
+  } finally {
+    await s.close();
+  }
+  assert.equal(integrityCheck(p.index), 'ok');
 });

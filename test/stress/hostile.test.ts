@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectMcp, isInternal, record, round, runCli, size } from './lib';
@@ -123,4 +123,38 @@ test('a 600,000-character note, a binary .md, bad YAML and a directory named x.m
   } finally {
     await s.close();
   }
+});
+
+test('.k0maru itself a symlink to a folder outside the project (absolute and ../..): CLI scan, flush and the MCP server refuse, nothing is written through it', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'k0stress-k0link-'));
+  const root = join(base, 'a', 'b', 'project');
+  const outside = join(base, 'elsewhere');
+  mkdirSync(root, { recursive: true });
+  mkdirSync(join(outside, 'wiki'), { recursive: true });
+  writeFileSync(join(outside, 'wiki', 'note.md'), '# Note\n\nabout caching\n');
+  writeFileSync(join(root, 'content.md'), 'a decision\n');
+  spawnSync('git', ['init', '-q'], { cwd: root });
+  const listing = () => (readdirSync(outside, { recursive: true }) as string[]).sort();
+  const before = listing();
+  const refused: Record<string, boolean> = {};
+  for (const [form, target] of [['absolute', outside], ['relative', '../../../elsewhere']] as const) {
+    rmSync(join(root, '.k0maru'), { force: true });
+    symlinkSync(target, join(root, '.k0maru'));
+    for (const args of [['scan'], ['flush', '--title', 'Decision', '--category', 'decision', '--content-file', 'content.md']]) {
+      const r = await runCli(root, args, { timeoutMs: HANG_MS });
+      refused[`${form} ${args[0]}`] = r.code !== 0 && /PATH_OUTSIDE_VAULT/.test(r.err);
+    }
+  }
+  const s = await connectMcp(root);
+  try {
+    const r = await s.client.callTool({ name: 'recall_memory', arguments: { query: 'caching', mode: 'bm25' } });
+    refused['mcp recall_memory'] = (r as { isError?: boolean }).isError === true && /PATH_OUTSIDE_VAULT/.test(JSON.stringify(r));
+  } finally {
+    await s.close();
+  }
+  const writtenThrough = JSON.stringify(listing()) !== JSON.stringify(before);
+  figures.k0DirSymlinkOutside = { refused: Object.values(refused).filter(Boolean).length, of: Object.keys(refused).length, writtenThrough };
+  rmSync(base, { recursive: true, force: true });
+  assert.deepEqual(Object.entries(refused).filter(([, ok]) => !ok), [], 'every command refuses');
+  assert.equal(writtenThrough, false, 'nothing was written through the link');
 });
