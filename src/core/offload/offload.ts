@@ -19,6 +19,11 @@ export const MCP_OFFLOAD_THRESHOLD = 30;
 
 /** A line longer than this is not kept whole: its head is analysed, the rest only counted and saved. */
 const MAX_HELD_LINE = 64 * 1024;
+/**
+ * A log under the line threshold still comes back whole only while it is small: one 5 MB minified line or a
+ * progress bar redrawn a million times on one line would otherwise reach the agent unchanged.
+ */
+export const MAX_PASSTHROUGH_BYTES = 64 * 1024;
 const ANALYSED_HEAD = 4096;
 const TEXT_CHUNK = 1 << 20;
 
@@ -137,6 +142,7 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
       hasher.update(buf);
       if (fd !== undefined) writeAll(fd, buf);
       else held!.push(buf);
+      if (fd === undefined && bytes > MAX_PASSTHROUGH_BYTES) spill();
       feed(decoder.write(buf));
     }
     feed(decoder.end());
