@@ -18,7 +18,7 @@ import { assertOwnK0Dir, K0_DIR, WIKI_DIR } from './paths';
 
 // The install state files remember what `init --install` / `hooks install` changed on this machine (its
 // .git/hooks, its original config bytes) so uninstall can restore them: machine-local, like the index.
-export const GITIGNORE_LINES = ['index.db', 'index.db-journal', 'index.db.lock/', '*.lock/', 'cache/', '*.tmp', 'index.db.corrupt-*', 'flush.journal*', 'flush.lock.stale-*/', 'hooks-install.json', 'agents-install.json'];
+export const GITIGNORE_LINES = ['index.db', 'index.db-journal', 'index.db.lock/', '*.lock/', 'cache/', '*.tmp', 'index.db.corrupt-*', 'flush.journal*', 'flush.lock.stale-*/', 'flush.lock.new-*/', 'hooks-install.json', 'agents-install.json'];
 const GITIGNORE_HEADER = '# k0maru: the index and caches are rebuilt from the Markdown by every clone; never commit them.';
 export const WIKI_FOLDERS = ['00_Meta', '01_AI_Logs', '02_Architecture'];
 export const VISION_NOTE = '00_Meta/vision.md';
