@@ -16,6 +16,7 @@ import { tempVault, type TempVault } from '../helpers/tempVault';
 import { CHROMIUM_PATH } from '../integration/harness/browser';
 import { startUiOn } from './consoleHarness';
 import type { RunningUi } from '../helpers/ui';
+import { DIAGRAM_FACTS, assertPaintsFrom, edgeLabels, assertReadable, type DiagramFacts } from './diagramFacts';
 
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
@@ -80,60 +81,6 @@ after(async () => {
   vault?.cleanup();
 });
 
-/** The labels of the transitions in a Mermaid state diagram's source (`A --> B: label`). */
-function edgeLabels(mermaid: string): string[] {
-  return mermaid.split('\n').map((l) => /^\s*\S+\s+-->\s+\S+\s*:\s*(.+)$/.exec(l)?.[1]?.trim()).filter((l): l is string => !!l);
-}
-
-interface Box { x: number; y: number; w: number; h: number }
-interface DiagramFacts {
-  labels: { text: string; ink: Box; frame: Box }[];
-  nodes: Box[];
-  paints: string[];
-  palette: Record<string, string>;
-}
-
-// Runs in the page (a string, so no bundler helper leaks into it). For each edge label: its text, the extent of
-// the glyphs as laid out (a Range over its text) and the frame the diagram gives it (its foreignObject or its
-// background rect) — text outside its frame is clipped or overlaps the neighbours. Paints: the fill and stroke of
-// every visible shape. Palette: the page's own colour variables resolved to rgb().
-const DIAGRAM_FACTS = `(() => {
-  const svg = document.querySelector('[data-testid=offload-diagram] svg');
-  const box = (r) => ({ x: r.x, y: r.y, w: r.width, h: r.height });
-  const labels = [];
-  for (const l of svg.querySelectorAll('g.edgeLabel')) {
-    // SVG text wraps into one tspan per row: a row break is a space.
-    const rows = [...l.querySelectorAll('tspan.row')];
-    const raw = rows.length ? rows.map((r) => r.textContent).join(' ') : (l.textContent || '');
-    const text = raw.replace(/\\s+/g, ' ').trim();
-    if (!text) continue;
-    const range = document.createRange();
-    range.selectNodeContents(l);
-    const frameEl = l.querySelector('foreignObject') || l.querySelector('rect') || l;
-    labels.push({ text, ink: box(range.getBoundingClientRect()), frame: box(frameEl.getBoundingClientRect()) });
-  }
-  const nodes = [...svg.querySelectorAll('g.node')].map((n) => box(n.getBoundingClientRect())).filter((b) => b.w > 0);
-  const paints = new Set();
-  for (const el of svg.querySelectorAll('rect, path, circle, polygon, line, ellipse')) {
-    const cs = getComputedStyle(el);
-    if (cs.display === 'none' || cs.visibility === 'hidden' || el.getBoundingClientRect().width === 0) continue;
-    paints.add(cs.fill);
-    paints.add(cs.stroke);
-  }
-  const probe = document.createElement('span');
-  document.querySelector('[data-testid=offload-diagram]').appendChild(probe);
-  const palette = {};
-  for (const v of ['--k-bg', '--k-panel', '--k-raised', '--k-border', '--k-fg', '--k-muted', '--k-accent']) {
-    probe.style.color = 'var(' + v + ')';
-    palette[v] = getComputedStyle(probe).color;
-  }
-  probe.remove();
-  return { labels, nodes, paints: [...paints], palette };
-})()`;
-
-const inside = (a: Box, b: Box, slack = 1) => a.x >= b.x - slack && a.y >= b.y - slack && a.x + a.w <= b.x + b.w + slack && a.y + a.h <= b.y + b.h + slack;
-const apart = (a: Box, b: Box) => a.x + a.w <= b.x + 0.5 || b.x + b.w <= a.x + 0.5 || a.y + a.h <= b.y + 0.5 || b.y + b.h <= a.y + 0.5;
-
 async function showDiagram(): Promise<DiagramFacts> {
   await page.click('[data-testid=tab-offloads]');
   await page.click(`[data-testid=offload-node][data-node-id=${booking.nodeId}] button`);
@@ -141,27 +88,10 @@ async function showDiagram(): Promise<DiagramFacts> {
   return page.evaluate(DIAGRAM_FACTS) as Promise<DiagramFacts>;
 }
 
-function assertReadable(facts: DiagramFacts): void {
-  const expected = edgeLabels(booking.mermaid);
-  assert.ok(expected.some((l) => l.includes('booking_test.go:62')), `the root cause is a transition label: ${booking.mermaid}`);
-  assert.deepEqual(facts.labels.map((l) => l.text).sort(), [...expected].sort(), 'every transition label is drawn with its whole text');
-  for (const l of facts.labels) assert.ok(inside(l.ink, l.frame), `"${l.text}" is drawn outside its frame (clipped): ink ${JSON.stringify(l.ink)} frame ${JSON.stringify(l.frame)}`);
-  for (const [i, a] of facts.labels.entries()) {
-    for (const b of facts.labels.slice(i + 1)) assert.ok(apart(a.frame, b.frame), `labels "${a.text}" and "${b.text}" overlap`);
-    for (const n of facts.nodes) assert.ok(apart(a.frame, n), `label "${a.text}" overlaps a state box ${JSON.stringify(n)}`);
-  }
-}
-
-function assertPaintsFrom(facts: DiagramFacts, palette: Record<string, string>): void {
-  const allowed = new Set([...Object.values(palette), 'none', 'rgba(0, 0, 0, 0)']);
-  const foreign = facts.paints.filter((p) => !allowed.has(p));
-  assert.deepEqual(foreign, [], `colours outside the palette ${JSON.stringify(palette)}`);
-  assert.ok(facts.paints.includes(palette['--k-accent']!), 'the accent outlines the diagram');
-}
-
 test('the offload diagram draws every transition label whole, apart from the others, in the cockpit palette (#0F172A / #22C55E)', async () => {
   const facts = await showDiagram();
-  assertReadable(facts);
+  assert.ok(edgeLabels(booking.mermaid).some((l) => l.includes('booking_test.go:62')), `the root cause is a transition label: ${booking.mermaid}`);
+  assertReadable(facts, booking.mermaid);
   assert.equal(facts.palette['--k-bg'], 'rgb(15, 23, 42)', 'the browser page is the cockpit (#0F172A)');
   assert.equal(facts.palette['--k-accent'], 'rgb(34, 197, 94)', 'the accent is #22C55E');
   assertPaintsFrom(facts, facts.palette);
@@ -181,7 +111,7 @@ test('inside a VS Code webview the diagram takes its colours from the --vscode-*
   try {
     await page.click('[data-testid=tab-search]');
     const facts = await showDiagram();
-    assertReadable(facts);
+    assertReadable(facts, booking.mermaid);
     assert.equal(facts.palette['--k-bg'], 'rgb(255, 255, 254)', 'the page follows the theme');
     assertPaintsFrom(facts, facts.palette);
     assert.ok(!facts.paints.includes('rgb(15, 23, 42)'), 'no cockpit colour in a light VS Code theme');

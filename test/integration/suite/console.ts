@@ -115,6 +115,8 @@ export function registerConsoleUiTests(): void {
       const stats = k0.console.stats();
       assert.ok((stats.answered.search ?? 0) >= 1, `no search answered: ${JSON.stringify(stats)}`);
       assert.equal(stats.failed, 0, `the host answered with errors: ${JSON.stringify(stats)}`);
+      // The runner went on to the Offloads tab and came back to the note's tab: the host hears of that a moment later.
+      await waitFor('the note editor to be active again', () => vscode.window.activeTextEditor !== undefined, 15_000).catch(() => undefined);
       const editor = vscode.window.activeTextEditor;
       assert.ok(editor, 'no active editor after clicking a hit');
       assert.equal(basename(editor.document.uri.fsPath), 'ADR-001-redis-lock.md');
