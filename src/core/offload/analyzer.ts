@@ -98,6 +98,8 @@ export class LogAnalyzer implements ReportSink {
     this.js.finish();
     this.jvm.finish();
     this.native.finish();
+    // The causes in a chain were seen too: "every code in the log" includes them (GC and distill list them).
+    for (const e of this.errors) for (const link of e.chain ?? []) if (link.code !== e.code && this.codeCounts[link.code] === undefined && Object.keys(this.codeCounts).length < MAX_CODES) this.codeCounts[link.code] = 1;
     const primary = this.pickPrimary();
     let runtime: Runtime = primary?.runtime ?? 'unknown';
     if (runtime === 'unknown') {
