@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { freeRe2, loadRe2, type Re2Like } from '../guard/re2Pool';
 import { K0Error } from '../errors';
+import { throwIfCancelled } from '../host/cancel';
 import type { VaultPaths } from '../vault/paths';
 import { visibleLine } from './ansi';
 import { readLogLines } from './logLines';
@@ -19,6 +20,8 @@ export interface InspectInput {
   /** RE2 syntax (linear time, no backtracking), matched against the ANSI-stripped line. */
   grep?: string;
   max_lines?: number;
+  /** The caller withdrew (an MCP cancellation): checked between batches of lines (a 64 MB log takes a while to grep). */
+  signal?: AbortSignal;
 }
 
 export interface InspectResult {
@@ -59,7 +62,7 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
     }
   }
   try {
-    return await readNode(paths, nodeId, { start, end, max, re, numbered: input.start_line !== undefined || input.end_line !== undefined || re !== undefined });
+    return await readNode(paths, nodeId, { start, end, max, re, numbered: input.start_line !== undefined || input.end_line !== undefined || re !== undefined, signal: input.signal });
   } finally {
     // RE2 objects live in re2-wasm's fixed 16 MB heap and are never garbage-collected: a long-lived MCP server
     // that grepped once per call would fill it.
@@ -70,7 +73,7 @@ export async function inspectLogNode(paths: Pick<VaultPaths, 'refsDir' | 'projec
 async function readNode(
   paths: Pick<VaultPaths, 'refsDir' | 'projectRoot'>,
   nodeId: string,
-  { start, end, max, re, numbered }: { start: number; end: number; max: number; re?: Re2Like; numbered: boolean },
+  { start, end, max, re, numbered, signal }: { start: number; end: number; max: number; re?: Re2Like; numbered: boolean; signal?: AbortSignal },
 ): Promise<InspectResult> {
   const file = findNodeFile(paths.refsDir, nodeId);
   if (!file) throw new K0Error('NODE_NOT_FOUND', `no offloaded log with id ${nodeId} in ${relative(paths.projectRoot, paths.refsDir) || paths.refsDir}`);
@@ -81,6 +84,7 @@ async function readNode(
   let first = 0;
   let last = 0;
   for await (const batch of readLogLines(file)) {
+    throwIfCancelled(signal, 'inspect');
     for (const { n: lineNo, text: raw } of batch) {
       n = lineNo;
       if (n < start || n > end) continue;

@@ -190,6 +190,9 @@ export class JsTracker {
     if (!c) return;
     this.cur = undefined;
     if (!c.counted) return;
+    // `Error: Process completed with exit code 1.` (CI), `Error: ENOENT …` from a CLI: a line shaped like a
+    // JavaScript error, with no stack, no throw site and no test around it, is a symptom, not a crash.
+    if (c.err.kind === 'uncaught' && !c.sawFrame && !c.link.location) c.err.kind = 'build-failure';
     const first = c.err.chain?.[0] ?? c.link;
     if (first.location) this.sink.setLocation(c.err, first.location);
   }

@@ -29,6 +29,7 @@ export class JvmTracker {
   private cur: { err: LogError; link: ChainLink; ttl: number; runtime: Runtime; located: WeakSet<ChainLink> } | undefined;
   private test: string | undefined;
   private dotnetMessage: LogError | undefined;
+  private causeNext = false;
 
   constructor(private readonly sink: ReportSink) {}
 
@@ -55,8 +56,14 @@ export class JvmTracker {
       return true;
     }
     if (RX.more.test(line) || /^\s*(?:Suppressed: |--- End of (?:inner exception )?stack trace)/.test(line)) return true;
-    if ((m = line.match(RX.exc)) && m[2] === 'Caused by: ') {
+    if ((m = line.match(RX.exc)) && (m[2] === 'Caused by: ' || (this.causeNext && !m[2]))) {
+      this.causeNext = false;
       this.link(m[3], m[4]);
+      return true;
+    }
+    // Gradle's full exception format puts `Caused by:` on a line of its own, the cause on the next.
+    if (/^\s*Caused by:$/.test(line)) {
+      this.causeNext = true;
       return true;
     }
     if ((m = line.match(RX.innerDotnet))) {
@@ -153,6 +160,7 @@ export class JvmTracker {
   }
 
   private close(): void {
+    this.causeNext = false;
     const c = this.cur;
     if (!c) return;
     this.cur = undefined;

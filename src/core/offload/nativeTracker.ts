@@ -29,15 +29,30 @@ export class NativeTracker {
     this.eslintFile = undefined;
   }
 
-  finish(): void {}
+  finish(): void {
+    this.settleRust();
+  }
+
+  /**
+   * `error: …` is how rustc, clippy and cargo start a report — and how git, pip and many other tools print a
+   * one-line complaint. Without the `-->` location line rustc always prints, it is a symptom, not a compile error.
+   */
+  private settleRust(): void {
+    const p = this.rust.pending;
+    this.rust.pending = undefined;
+    if (p && !p.location && p.code === 'rustc-error') p.kind = 'build-failure';
+  }
 
   continue(line: string): boolean {
     let m: RegExpMatchArray | null;
     const s = this.sink;
-    if (this.rust.pending && this.rust.ttl-- > 0 && (m = line.match(RX.rustArrow))) {
-      s.setLocation(this.rust.pending, loc(m[1], m[2], m[3]));
-      this.rust.pending = undefined;
-      return true;
+    if (this.rust.pending) {
+      if (this.rust.ttl-- > 0 && (m = line.match(RX.rustArrow))) {
+        s.setLocation(this.rust.pending, loc(m[1], m[2], m[3]));
+        this.rust.pending = undefined;
+        return true;
+      }
+      if (this.rust.ttl <= 0) this.settleRust();
     }
     if (this.rust.panic) {
       const p = this.rust.panic;
@@ -143,6 +158,7 @@ export class NativeTracker {
     let m: RegExpMatchArray | null;
     const s = this.sink;
     if ((m = line.match(RX.rustErr))) {
+      this.settleRust();
       this.rust.pending = s.record({ code: m[1], kind: 'compile-error', message: m[2], runtime: 'rust', phase: 'compile' });
       this.rust.ttl = 4;
       return true;
@@ -175,6 +191,13 @@ export class NativeTracker {
     if ((m = line.match(RX.shellcheckGcc))) {
       if (m[4] === 'error' || m[4] === 'warning') {
         const err = s.record({ code: m[6], kind: 'lint', message: `${m[6]}: ${m[5]}`, runtime: 'shell', phase: 'compile' });
+        s.setLocation(err, loc(m[1], m[2], m[3]));
+      }
+      return true;
+    }
+    if ((m = line.match(RX.eslintUnix))) {
+      if (m[5] === 'Error') {
+        const err = s.record({ code: m[6], kind: 'lint', message: `${m[4]} (${m[6]})`, runtime: 'unknown', phase: 'compile' });
         s.setLocation(err, loc(m[1], m[2], m[3]));
       }
       return true;
@@ -283,6 +306,7 @@ export class NativeTracker {
       const err = s.record({ code: couldNot ? 'build-failed' : 'rustc-error', kind: couldNot ? 'build-failure' : 'compile-error', message: m[1], runtime: 'rust', phase: 'compile' });
       // clippy and plain rustc errors name their location on the next `-->` line too.
       if (!couldNot) {
+        this.settleRust();
         this.rust.pending = err;
         this.rust.ttl = 4;
       }

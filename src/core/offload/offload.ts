@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createXXHash3 } from 'hash-wasm';
 import { K0Error } from '../errors';
+import { throwIfCancelled } from '../host/cancel';
 import type { VaultPaths } from '../vault/paths';
 import { LogAnalyzer } from './analyzer';
 import { visibleLine } from './ansi';
@@ -41,6 +42,8 @@ export interface OffloadInput {
    * agents), 'command' the `k0maru inspect` command (CLI, editor), or any wording of its own.
    */
   inspectHint?: InspectHint | 'tool' | 'command';
+  /** The caller withdrew (an MCP cancellation): checked while reading and before the raw log is renamed into place. */
+  signal?: AbortSignal;
 }
 
 export interface OffloadResult {
@@ -79,6 +82,7 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
   if (!Number.isInteger(threshold) || threshold < 0) throw new K0Error('INVALID_ARGUMENT', `threshold must be a non-negative integer, got ${threshold}`);
   const task = sanitizeTaskName(input.taskName);
   const source = input.stream ?? chunksOfText(input.text as string);
+  throwIfCancelled(input.signal, 'offload');
 
   const hasher = await createXXHash3();
   hasher.init();
@@ -137,6 +141,7 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
 
   try {
     for await (const chunk of source) {
+      throwIfCancelled(input.signal, 'offload'); // a temp file already spilled is removed below
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       bytes += buf.length;
       hasher.update(buf);
@@ -162,6 +167,11 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
   }
   closeSync(fd);
 
+  if (input.signal?.aborted) {
+    // Nothing is in place yet: the temp file goes, and the call ends as if it had never started.
+    rmSync(tmpPath!, { force: true });
+    throwIfCancelled(input.signal, 'offload');
+  }
   const nodeId = `node_${hasher.digest('hex').slice(0, 8)}`;
   let rawPath = findNodeFile(paths.refsDir, nodeId);
   const deduplicated = rawPath !== undefined;

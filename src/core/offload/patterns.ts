@@ -17,7 +17,8 @@ export const RX = {
   cargoTestResult: /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed/,
   // TypeScript
   tsErr: /^(.+?)\((\d+),(\d+)\): error ((?:TS|CS)\d+): (.*?)(?: \[[^\]]+\])?$/,
-  tsErrPretty: /^(.+?):(\d+):(\d+) - error (TS\d+): (.*)$/,
+  tsErrPretty: /^\s*(\S.*?):(\d+):(\d+) - error (TS\d+): (.*)$/,
+  eslintUnix: /^(.+?):(\d+):(\d+): (.+?) \[(Error|Warning)\/(\S+)\]$/,
   // C / C++ toolchains
   ccErr: /^(.+?):(\d+):(\d+): (?:fatal error|error): (.*)$/,
   ccNote: /^(.+?):(\d+):(\d+):\s+(?:note: |required from |required by |instantiated from )/,
