@@ -29,7 +29,7 @@ const RX = {
   tapLocation: /^\s+location: '(.+):(\d+):(\d+)'$/,
   tapName: /^\s+name: '(\w+)'$/,
   tapCode: /^\s+code: '([A-Z_0-9]+)'$/,
-  tapErrorStart: /^\s+error: (?:\|-|'(.*)')$/,
+  tapErrorStart: /^\s+error: (?:\|-|'(.*)'|"(.*)")$/,
   tapStackFrame: /^\s+(?:.+? \()?((?:file:\/\/)?\/[^\s()]+|[A-Za-z]:\\[^\s()]+|node:[^\s()]+):(\d+):(\d+)\)?$/,
   tapEnd: /^\s+\.\.\.$/,
   // Lines that end whatever report is open.
@@ -211,7 +211,7 @@ export class JsTracker {
       return true;
     }
     if ((m = line.match(RX.tapErrorStart))) {
-      if (m[1]) cur.message = `${this.tap.name}: ${m[1]}`;
+      if (m[1] ?? m[2]) cur.message = `${this.tap.name}: ${m[1] ?? m[2]}`;
       else this.tap.wantMessage = true;
       return true;
     }

@@ -13,6 +13,7 @@ export class NativeTracker {
   private go: { current?: LogError; frames: boolean; running?: string; failed?: LogError; orphans?: LogError[] } = { frames: false };
   private asan: { current?: LogError; inStack: boolean } = { inStack: false };
   private cmake: LogError | undefined;
+  private terminate: LogError | undefined;
   private eslintFile: string | undefined;
   private shellcheck: Location | undefined;
   private lld: LogError | undefined;
@@ -69,6 +70,14 @@ export class NativeTracker {
       if ((m = line.match(RX.rustBtAt))) {
         const l = loc(m[1], m[2], m[3]);
         if (!p.location && !isLibraryPath(l.file)) s.setLocation(p, l);
+        return true;
+      }
+    }
+    if (this.terminate) {
+      const err = this.terminate;
+      this.terminate = undefined;
+      if ((m = line.match(/^\s+what\(\):\s+(.*)$/))) {
+        err.message = `${err.code}: ${m[1]}`;
         return true;
       }
     }
@@ -320,6 +329,15 @@ export class NativeTracker {
     if ((m = line.match(RX.ldErr))) {
       const at = line.indexOf('undefined reference');
       this.lld = s.record({ code: 'link-error', kind: 'link-error', message: at >= 0 ? line.slice(at).trim() : line.trim(), runtime: 'c-cpp', phase: 'compile' });
+      return true;
+    }
+    if ((m = line.match(RX.cxxTerminate))) {
+      this.terminate = s.record({ code: m[1], kind: 'exception', message: m[1], runtime: 'c-cpp', phase: s.runtimePhase() });
+      return true;
+    }
+    if ((m = line.match(RX.signal))) {
+      const code = { 'Segmentation fault': 'SIGSEGV', 'Bus error': 'SIGBUS', 'Illegal instruction': 'SIGILL', 'Floating point exception': 'SIGFPE', Aborted: 'SIGABRT' }[m[1]] ?? 'signal';
+      s.record({ code, kind: 'fatal', message: `${m[1]}${/core dumped/.test(line) ? ' (core dumped)' : ''}`, runtime: 'unknown', phase: s.runtimePhase() });
       return true;
     }
     if ((m = line.match(RX.cmakeErr))) {

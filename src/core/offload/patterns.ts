@@ -23,6 +23,9 @@ export const RX = {
   ccErr: /^(.+?):(\d+):(\d+): (?:fatal error|error): (.*)$/,
   ccNote: /^(.+?):(\d+):(\d+):\s+(?:note: |required from |required by |instantiated from )/,
   ccInclude: /^In file included from (.+?):(\d+)[:,]$/,
+  cxxTerminate: /^terminate called after throwing an instance of '(.+)'$/,
+  // What a shell prints when the program died of a signal (no sanitizer, no stack).
+  signal: /^(?:\S+: (?:line \d+: )?\s*\d+ )?(Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)(?: \(core dumped\))?(?:\s+\S.*)?$/,
   ubsan: /^(.+?):(\d+):(\d+): runtime error: (.+)$/,
   ldErr: /(?:undefined reference to [`'](.+?)'|collect2: error: ld returned|ld(?:\.lld)?: error: (.+))/,
   makeErr: /^(?:g?make|ninja)(?:\[\d+\])?: \*\*\* (.+)$/,
