@@ -10,8 +10,8 @@ import type { ChainLink, Location, LogError } from './types';
  */
 const RX = {
   // `TypeError: x`, `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`; indented under a test header.
-  err: /^(\s*)(?:Uncaught )?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Z_0-9]+)\])?(?:: (.*))?$/,
-  cause: /^\s*(?:\[cause\]|Caused by): (?:\[?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))\]?(?: \[([A-Z_0-9]+)\])?)(?:: (.*))?$/,
+  err: /^(\s*)(?:Uncaught )?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Za-z_0-9]+)\])?(?:: (.*))?$/,
+  cause: /^\s*(?:\[cause\]|Caused by): (?:\[?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))\]?(?: \[([A-Za-z_0-9]+)\])?)(?:: (.*))?$/,
   // V8: `    at fn (file:1:2)`, `    at file:1:2`; vitest: ` ❯ fn file:1:2`, ` ❯ file:1:2`.
   frame: /^\s+at (?:(?:async )?(.+?) \()?(.+?):(\d+):(\d+)\)?$/,
   vitestFrame: /^\s*❯ (?:(\S+) )?(\S+?):(\d+):(\d+)$/,

@@ -359,7 +359,8 @@ export class NativeTracker {
       return true;
     }
     if ((m = line.match(RX.cargoTestFailed)) || (m = line.match(RX.nextestFail))) {
-      s.record({ code: 'test-failure', kind: 'test-failure', message: m[1], runtime: 'rust', phase: 'test', test: m[1] });
+      const name = m[1] ?? m[2];
+      s.record({ code: 'test-failure', kind: 'test-failure', message: name, runtime: 'rust', phase: 'test', test: name });
       return true;
     }
     if ((m = line.match(RX.shellcheckAt))) {

@@ -13,7 +13,7 @@ export const RX = {
   rustPanic: /^thread '([^']*)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$/,
   rustPanicOld: /^thread '([^']*)' panicked at '(.*)', (.+?):(\d+):(\d+)$/,
   rustBtAt: /^\s+at (.+?):(\d+):(\d+)$/,
-  cargoTestFailed: /^test (\S+) \.\.\. FAILED$/,
+  cargoTestFailed: /^(?:test (\S+) \.\.\.|(\S+) ---) FAILED$/,
   cargoTestResult: /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed/,
   // TypeScript
   tsErr: /^(.+?)\((\d+),(\d+)\): error ((?:TS|CS)\d+): (.*?)(?: \[[^\]]+\])?$/,

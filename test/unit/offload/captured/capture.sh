@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Captures the real logs in this folder (issue 15 analysis shapes beyond test/fixtures/logs) by running small
+# failing programs with the toolchains of this machine. Re-run to regenerate: test/unit/offload/captured/capture.sh
+# Needs node, python3 + pytest, javac/java, g++, make, cargo.
+set -u
+OUT="$(cd "$(dirname "$0")" && pwd)"
+SRC=/tmp/k0maru-h3-src
+rm -rf "$SRC"; mkdir -p "$SRC"
+run() { local name="$1" dir="$2"; shift 2; (cd "$dir" && "$@") >"$OUT/$name.log" 2>&1; echo "captured $name.log ($(wc -l <"$OUT/$name.log") lines)"; }
+
+# node:test, nested describe, TypeError thrown in the code under test; spec and dot reporters
+mkdir -p "$SRC/cart/src" "$SRC/cart/test"
+echo '{"type":"module"}' >"$SRC/cart/package.json"
+cat >"$SRC/cart/src/cart.js" <<'EOF'
+export function total(items) {
+  return items.reduce((s, i) => s + i.price.amount, 0);
+}
+export function parse(cfg) {
+  try { return JSON.parse(cfg); }
+  catch (e) { throw new Error('cart config unreadable', { cause: e }); }
+}
+EOF
+cat >"$SRC/cart/test/cart.test.js" <<'EOF'
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { total } from '../src/cart.js';
+describe('cart', () => {
+  describe('total', () => {
+    it('sums prices', () => { assert.equal(total([{ price: { amount: 2 } }]), 2); });
+    it('handles a line without a price', () => { assert.equal(total([{}]), 0); });
+  });
+});
+EOF
+cat >"$SRC/cart/boot.js" <<'EOF'
+import { parse } from './src/cart.js';
+function boot() { return parse('{"currency": EUR}'); }
+boot();
+EOF
+run node-test-spec-nested-typeerror "$SRC/cart" node --test --test-reporter=spec test/
+run node-test-dot-nested-typeerror "$SRC/cart" node --test --test-reporter=dot test/
+run node-esm-cause-chain "$SRC/cart" node boot.js
+
+# Python: raise-from and "during handling", pytest --tb=native and a collection error
+mkdir -p "$SRC/shop/shop" "$SRC/shop/tests" "$SRC/shop2/tests"
+: >"$SRC/shop/shop/__init__.py"
+cat >"$SRC/shop/shop/pricing.py" <<'EOF'
+import json
+
+RATES = {"EUR": 1.0}
+
+
+class CheckoutError(Exception):
+    pass
+
+
+def rate(cur):
+    return RATES[cur]
+
+
+def total(amount, cur):
+    try:
+        return amount * rate(cur)
+    except KeyError as e:
+        raise CheckoutError(f"no rate for {cur}") from e
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return json.loads("{bad")
+EOF
+printf 'from shop.pricing import total\nprint(total(3, "USD"))\n' >"$SRC/shop/chain.py"
+printf 'from shop.pricing import load\nload("/nonexistent.json")\n' >"$SRC/shop/during.py"
+cat >"$SRC/shop/tests/test_pricing.py" <<'EOF'
+import pytest
+from shop.pricing import total, rate
+
+
+@pytest.fixture
+def db():
+    import sqlite3
+    return sqlite3.connect("/nonexistent/dir/x.db")
+
+
+def test_rate_of_euro():
+    assert rate("EUR") == 2.0
+
+
+def test_with_db(db):
+    assert db
+
+
+def test_total():
+    assert total(1, "EUR") == 1.0
+EOF
+echo "import nonexistent_mod" >"$SRC/shop2/tests/test_c.py"
+echo "def test_a(): assert 1" >"$SRC/shop2/tests/test_a.py"
+run python-raise-from-checkout "$SRC/shop" python3 chain.py
+run python-during-handling-json "$SRC/shop" python3 during.py
+run pytest-tb-native-failure-and-fixture-error "$SRC/shop" env PYTHONPATH=. python3 -m pytest -p no:cacheprovider --tb=native tests
+run pytest-collection-error "$SRC/shop2" python3 -m pytest -p no:cacheprovider tests
+
+# Java: a stream pipeline with a Caused by, javac errors
+mkdir -p "$SRC/jv/com/acme"
+cat >"$SRC/jv/com/acme/App.java" <<'EOF'
+package com.acme;
+import java.util.*;
+public class App {
+    static int parse(String s) { return Integer.parseInt(s.trim()); }
+    static int load(String s) {
+        try { return parse(s); }
+        catch (NumberFormatException e) { throw new IllegalArgumentException("bad amount " + s, e); }
+    }
+    public static void main(String[] a) {
+        List<String> xs = List.of("1", "x2");
+        xs.stream().map(App::load).forEach(System.out::println);
+    }
+}
+EOF
+cat >"$SRC/jv/com/acme/Bad.java" <<'EOF'
+package com.acme;
+public class Bad {
+    int f() { return undefinedVar + 1; }
+    String g() { return 5; }
+}
+EOF
+(cd "$SRC/jv" && javac -d out com/acme/App.java)
+run java-stream-caused-by "$SRC/jv" java -cp out com.acme.App
+run javac-two-errors "$SRC/jv" javac -d out com/acme/Bad.java
+
+# C++: an uncaught exception (terminate), make's missing separator
+mkdir -p "$SRC/cxx" "$SRC/mk"
+cat >"$SRC/cxx/main.cpp" <<'EOF'
+#include <stdexcept>
+#include <vector>
+int at(const std::vector<int>& v, int i) { if (i >= (int)v.size()) throw std::out_of_range("index past end"); return v[i]; }
+int main() { std::vector<int> v{1}; return at(v, 3); }
+EOF
+(cd "$SRC/cxx" && g++ -g main.cpp -o thrower)
+run cpp-uncaught-exception "$SRC/cxx" sh -c './thrower; echo "exit $?"'
+printf 'all:\n    echo hi\n' >"$SRC/mk/Makefile"
+run make-missing-separator "$SRC/mk" make
+
+# Rust: a failing test with RUST_BACKTRACE=1
+mkdir -p "$SRC/rs/src"
+printf '[package]\nname = "fees"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' >"$SRC/rs/Cargo.toml"
+cat >"$SRC/rs/src/lib.rs" <<'EOF'
+pub fn fee(cents: u64, rate_bp: u64) -> u64 {
+    let parts: Vec<u64> = vec![cents * rate_bp / 10_000];
+    parts[1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fee_of_a_small_amount() {
+        assert_eq!(fee(100, 250), 2);
+    }
+}
+EOF
+run cargo-test-backtrace-index "$SRC/rs" env RUST_BACKTRACE=1 cargo test --offline -q

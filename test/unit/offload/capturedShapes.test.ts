@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeText, formatLocation } from '../../../src/core/offload';
+
+/**
+ * More real shapes, captured on this machine by test/unit/offload/captured/capture.sh (nested node:test suites,
+ * ESM cause chains, pytest --tb=native and collection errors, Java stream + Caused by, javac, C++ terminate,
+ * make, cargo test with RUST_BACKTRACE=1). Each: primary code, root (path suffix + line), failing test, chain.
+ */
+const DIR = join(__dirname, 'captured');
+const CASES: { file: string; code: string; message: string; root?: string; test?: string; chain?: string[] }[] = [
+  { file: 'node-test-spec-nested-typeerror.log', code: 'TypeError', message: "reading 'amount'", root: 'cart/src/cart.js:2', test: 'handles a line without a price' },
+  { file: 'node-test-dot-nested-typeerror.log', code: 'TypeError', message: "reading 'amount'", root: 'cart/src/cart.js:2', test: 'handles a line without a price' },
+  { file: 'node-esm-cause-chain.log', code: 'Error', message: 'cart config unreadable', root: 'cart/src/cart.js:6', chain: ['Error', 'SyntaxError'] },
+  { file: 'python-raise-from-checkout.log', code: 'CheckoutError', message: 'no rate for USD', root: 'shop/shop/pricing.py:18', chain: ['CheckoutError', 'KeyError'] },
+  { file: 'python-during-handling-json.log', code: 'JSONDecodeError', message: 'Expecting property name', root: 'shop/shop/pricing.py:26', chain: ['JSONDecodeError', 'FileNotFoundError'] },
+  { file: 'pytest-tb-native-failure-and-fixture-error.log', code: 'AssertionError', message: 'assert 1.0 == 2.0', root: 'tests/test_pricing.py:12', test: 'test_rate_of_euro' },
+  { file: 'pytest-collection-error.log', code: 'ModuleNotFoundError', message: "No module named 'nonexistent_mod'", root: 'tests/test_c.py:1', test: 'tests/test_c.py' },
+  { file: 'java-stream-caused-by.log', code: 'IllegalArgumentException', message: 'bad amount x2', root: 'com/acme/App.java:7', chain: ['IllegalArgumentException', 'NumberFormatException'] },
+  { file: 'javac-two-errors.log', code: 'cannot-find-symbol', message: 'cannot find symbol', root: 'com/acme/Bad.java:3' },
+  { file: 'cpp-uncaught-exception.log', code: 'std::out_of_range', message: 'index past end' },
+  { file: 'make-missing-separator.log', code: 'make-error', message: 'missing separator', root: 'Makefile:2' },
+  { file: 'cargo-test-backtrace-index.log', code: 'panic', message: 'index out of bounds', root: 'src/lib.rs:3', test: 'tests::fee_of_a_small_amount' },
+];
+
+for (const c of CASES) {
+  test(`captured ${c.file}: [${c.code}] ${c.message} @ ${c.root ?? '-'}${c.test ? ` in ${c.test}` : ''}`, () => {
+    const p = analyzeText(readFileSync(join(DIR, c.file), 'utf8')).primary;
+    assert.ok(p, 'a primary error');
+    assert.equal(p.code, c.code);
+    assert.ok(p.message.includes(c.message), p.message);
+    const where = p.location ? `${p.location.file}:${p.location.line}` : undefined;
+    if (c.root) assert.ok(where?.endsWith(c.root), `root ${formatLocation(p.location)}`);
+    else assert.equal(where, undefined);
+    if (c.test) assert.ok(p.test?.includes(c.test), `test ${p.test}`);
+    else assert.equal(p.test, undefined);
+    assert.deepEqual(p.chain?.map((l) => l.code), c.chain);
+    // Every link of a chain says where it surfaced, in user code.
+    for (const l of p.chain ?? []) assert.ok(l.location && !/node:|lib\/python|java\.base/.test(l.location.file), `${l.code} @ ${formatLocation(l.location)}`);
+  });
+}
