@@ -1,8 +1,10 @@
 /**
- * Tier 4 of the GC: old turns are replaced by a digest of the facts an agent needs to keep working — every file
- * path, error code, decision and command, with the offload nodes that hold the raw outputs. Extraction is
- * regex-based and deterministic: the same trajectory always gives the same digest.
+ * Tier 4 of the GC: the old turns are replaced by one digest of facts (see facts.ts) — requests and constraints
+ * quoted verbatim, rejected approaches, errors with code, `file:line` and node, the commands really run with
+ * their outcome, files changed, tests and their status, decisions, the commit, side findings — each with the
+ * turn it came from. Deterministic: the same trajectory always gives the same digest.
  */
+import { FactBook, type Fact } from './facts';
 
 const EXT =
   'rs|ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|c|cc|cpp|cxx|h|hh|hpp|java|kt|rb|php|cs|swift|json|jsonl|toml|yaml|yml|md|sql|sh|css|scss|html|lock|cfg|ini|txt|proto|log|mod|sum|xml|gradle';
@@ -18,16 +20,10 @@ const CODE_RES: RegExp[] = [
   /\bassignment to entry in nil map\b/g,
   /\binvalid memory address or nil pointer dereference\b/g,
 ];
-const DECISION_RE =
-  /\b(?:decided|decision|we will|we'll|let's|let us|going with|go with|chose|choose|opted|agreed|switch(?:ed)? to|instead of|from now on|must not|never use|always use|ADR[- ]\d+|plan:)/i;
-const SHELL_TOOLS = /^(?:bash|sh|shell|zsh|terminal|run|run_command|run_terminal_cmd|exec|execute|cmd|command|powershell)$/i;
-const CLI_SPAN = /`((?:cargo|npm|npx|pnpm|yarn|node|python3?|pytest|go (?:run|build|test|vet|mod|get|install)|make|cmake|git|tsc|g\+\+|gcc|clang|rustc|docker|kubectl|k0maru|ls|cat|grep|rg|sed)\b[^`\n]{0,200})`/g;
-const DOLLAR_LINE = /^\s*\$ (.{1,300})$/gm;
-
-const MAX_DECISION_CHARS = 240;
 /** A safety bound only: the patterns are linear (path starts cannot overlap), tool outputs this big are folded. */
 const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
-const MAX_REQUEST_CHARS = 200;
+const MAX_FILES_MENTIONED = 60;
+const MAX_ERROR_LINES_PER_NODE = 6;
 
 export interface NodeRef {
   node_id: string;
@@ -36,29 +32,33 @@ export interface NodeRef {
   lines: number;
   primary?: string;
   root?: string;
+  /** The primary error's message, verbatim. */
+  message?: string;
   count: number;
   /** Every code the analyzer saw in the output (the digest lists them with the node). */
   codes?: string[];
+  /** Distinct error lines of the raw text, verbatim. */
+  error_lines?: string[];
+  /** Which part of the turn was folded. */
+  field?: 'tool_output' | 'content' | 'tool_input';
 }
 
 export class FactCollector {
-  readonly files = new Map<string, number>();
+  readonly book = new FactBook();
+  readonly mentioned = new Map<string, number>();
   readonly codes = new Map<string, { turn: number; count: number; root?: string; node?: string }>();
-  readonly decisions: { turn: number; role: string; text: string }[] = [];
-  readonly commands = new Map<string, { turn: number; count: number }>();
-  readonly requests: { turn: number; text: string }[] = [];
   readonly nodes: NodeRef[] = [];
   /** Node ids mentioned in old turns (references left by an earlier GC or offload). */
   readonly mentionedNodes = new Map<string, number>();
 
-  /** Paths and codes in any text (content, short tool outputs). Big texts are folded into nodes before this. */
+  /** Paths, codes and node ids in prose or a short output. Big texts are folded into nodes before this. */
   scanText(full: string, turn: number): void {
     const text = full.length > MAX_SCANNED_CHARS ? full.slice(0, MAX_SCANNED_CHARS) : full;
     for (const m of text.matchAll(PATH_RE)) {
       const p = m[1];
       // Version numbers (1.2.3), library names (Node.js, Vue.js) and JS member chains (Module._extensions..js).
       if (/^\d+(\.\d+)+$/.test(p) || p.length > 200 || /^[A-Z][a-z]+\.js$/.test(p) || /[^./]\.\./.test(p)) continue;
-      if (!this.files.has(p)) this.files.set(p, turn);
+      if (!this.mentioned.has(p)) this.mentioned.set(p, turn);
     }
     for (const re of CODE_RES) for (const m of text.matchAll(re)) this.addCode(m[0], turn);
     for (const m of text.matchAll(/\bnode_[0-9a-f]{8}\b/g)) if (!this.mentionedNodes.has(m[0])) this.mentionedNodes.set(m[0], turn);
@@ -73,63 +73,59 @@ export class FactCollector {
     } else this.codes.set(code, { turn, count: 1, root, node });
   }
 
-  scanDecisions(text: string, turn: number, role: string): void {
-    for (const raw of text.split(/\n+|(?<=[.!?])\s+(?=[A-Z])/)) {
-      const s = raw.replace(/^[-*>\s]+/, '').trim();
-      if (s.length < 8 || !DECISION_RE.test(s)) continue;
-      // Long sentences keep a window around the decision words rather than their (possibly unrelated) start.
-      const at = Math.max(0, (s.search(DECISION_RE) ?? 0) - 60);
-      const text = s.length <= MAX_DECISION_CHARS ? s : `${at > 0 ? '…' : ''}${s.slice(at, at + MAX_DECISION_CHARS - 2)}…`;
-      if (!this.decisions.some((d) => d.text === text)) this.decisions.push({ turn, role, text });
-    }
+  /** A folded output: its errors become facts that point at the node. */
+  addNodeErrors(ref: NodeRef, turn: number): void {
+    const head = [ref.primary, ref.message, ref.root ? `at ${ref.root}` : ''].filter(Boolean).join(' ');
+    if (head) this.book.add('error', turn, head, ref.node_id);
+    for (const l of (ref.error_lines ?? []).slice(0, MAX_ERROR_LINES_PER_NODE)) this.book.add('error', turn, l, ref.node_id);
+    if (ref.primary) this.addCode(ref.primary, turn, ref.root, ref.node_id);
+    for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') this.addCode(c, turn, undefined, ref.node_id);
   }
 
-  scanCommands(text: string, turn: number, toolName?: string): void {
-    const add = (cmd: string) => {
-      const c = cmd.trim();
-      if (!c) return;
-      const e = this.commands.get(c);
-      if (e) e.count++;
-      else this.commands.set(c, { turn, count: 1 });
-    };
-    if (toolName && SHELL_TOOLS.test(toolName)) {
-      const first = text.split('\n').find((l) => l.trim());
-      if (first) add(first.replace(/^\s*\$\s*/, ''));
-      return;
-    }
-    for (const m of text.matchAll(DOLLAR_LINE)) add(m[1]);
-    for (const m of text.matchAll(CLI_SPAN)) add(m[1]);
-  }
-
-  addRequest(text: string, turn: number): void {
-    const t = text.replace(/\s+/g, ' ').trim();
-    if (t) this.requests.push({ turn, text: t.length > MAX_REQUEST_CHARS ? `${t.slice(0, MAX_REQUEST_CHARS - 1)}…` : t });
+  /** Every fact the digest carries, in turn order: the report lists them. */
+  kept(): Fact[] {
+    const facts = [...this.book.facts];
+    const files = new Set(facts.filter((f) => f.kind === 'file').map((f) => f.text));
+    for (const [p, t] of this.mentioned) if (!files.has(p) && facts.length < 10_000) facts.push({ kind: 'file', turn: t, text: p });
+    return facts.sort((a, b) => a.turn - b.turn);
   }
 
   render(sessionId: string, from: number, to: number): string {
-    const out = [`[k0maru GC digest — session ${sessionId}, turns ${from}–${to}]`];
-    if (this.requests.length) {
-      out.push('User requests:');
-      for (const r of this.requests) out.push(`- t${r.turn}: ${r.text}`);
+    const out = [`[k0maru GC digest — session ${sessionId}, turns ${from}–${to}; facts verbatim, tN = turn]`];
+    const of = (k: Fact['kind']) => this.book.facts.filter((f) => f.kind === k);
+    const section = (title: string, facts: Fact[], fmt: (f: Fact) => string) => {
+      if (!facts.length) return;
+      out.push(title);
+      for (const f of facts) out.push(`- ${fmt(f)}`);
+    };
+    const node = (f: Fact) => (f.node ? ` → ${f.node}` : '');
+    section('User requests:', of('request'), (f) => `t${f.turn}: "${f.text}"`);
+    section('User constraints:', of('constraint'), (f) => `t${f.turn}: "${f.text}"`);
+    section('Rejected approaches:', of('rejected'), (f) => `t${f.turn}: ${f.text}`);
+    section('Errors:', of('error'), (f) => `t${f.turn}: ${f.text}${node(f)}`);
+    const codesOnly = [...this.codes].filter(([code]) => !this.book.facts.some((f) => f.kind === 'error' && f.text.includes(code)));
+    if (codesOnly.length) {
+      out.push(`Error codes: ${codesOnly.map(([code, c]) => [code, c.root ? `at ${c.root}` : '', c.node ?? '', c.count > 1 ? `×${c.count}` : '', `t${c.turn}`].filter(Boolean).join(' ')).join('; ')}`);
     }
-    if (this.decisions.length) {
-      out.push('Decisions:');
-      for (const d of this.decisions) out.push(`- t${d.turn} ${d.role}: ${d.text}`);
-    }
-    if (this.codes.size) {
-      out.push('Errors:');
-      for (const [code, c] of this.codes) {
-        const bits = [c.root ? `at ${c.root}` : '', c.node ?? '', c.count > 1 ? `×${c.count}` : '', `t${c.turn}`].filter(Boolean);
-        out.push(`- ${code} ${bits.join(' ')}`);
-      }
-    }
-    if (this.commands.size) {
-      out.push('Commands run:');
-      for (const [cmd, c] of this.commands) out.push(`- ${cmd}${c.count > 1 ? ` (×${c.count})` : ''}`);
-    }
-    if (this.files.size) out.push(`Files: ${[...this.files.keys()].join(', ')}`);
+    section('Commands run (tool_input):', this.book.commandFacts(), (f) => {
+      const turns = f.turns && f.turns.length > 1 ? `t${f.turns.join(',t')}` : `t${f.turn}`;
+      return `${turns}: \`${f.text}\`${f.outcome ? ` ⇒ ${f.outcome}` : ''}${node(f)}`;
+    });
+    const changed = of('file');
+    if (changed.length) out.push(`Files changed: ${changed.map((f) => `${f.text} (t${f.turn})`).join(', ')}`);
+    const read = [...new Map(this.book.filesRead.map((r) => [r.path, r.turn])).entries()].filter(([p]) => !changed.some((f) => f.text === p));
+    if (read.length) out.push(`Files read: ${read.map(([p, t]) => `${p} (t${t})`).join(', ')}`);
+    section('Tests (added, and the status lines of test runs):', of('test'), (f) => `t${f.turn}: ${f.text}${node(f)}`);
+    const decisions = of('decision');
+    section('Decisions:', decisions.slice(0, -1), (f) => `t${f.turn}: ${f.text}`);
+    if (decisions.length) out.push(`Final decision: t${decisions[decisions.length - 1].turn}: ${decisions[decisions.length - 1].text}`);
+    const commits = of('commit');
+    out.push(commits.length ? `Committed: ${commits.map((f) => `t${f.turn} ${f.text}`).join('; ')}` : 'Committed: no git commit in these turns');
+    section('Side findings:', of('side'), (f) => `t${f.turn}: ${f.text}`);
+    const mentioned = [...this.mentioned.keys()].filter((p) => !changed.some((f) => f.text === p) && !read.some(([r]) => r === p));
+    if (mentioned.length) out.push(`Files mentioned: ${mentioned.slice(0, MAX_FILES_MENTIONED).join(', ')}${mentioned.length > MAX_FILES_MENTIONED ? ` (+${mentioned.length - MAX_FILES_MENTIONED} more)` : ''}`);
     if (this.nodes.length) {
-      out.push("Offloaded outputs (inspect_log_node for the raw text):");
+      out.push('Offloaded outputs (inspect_log_node for the raw text):');
       for (const n of this.nodes) {
         const what = [n.primary, n.root ? `at ${n.root}` : ''].filter(Boolean).join(' ');
         out.push(`- ${n.node_id} t${n.turn}${n.tool_name ? ` ${n.tool_name}` : ''}: ${n.lines} lines${what ? `, ${what}` : ''}${n.count > 1 ? ` (×${n.count})` : ''}`);

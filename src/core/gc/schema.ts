@@ -9,6 +9,8 @@ const turnSchema = z.looseObject({
   content: z.string().default(''),
   tool_name: z.string().optional(),
   tool_output: z.string().optional(),
+  /** What the tool was called with (`{command}`, `{file_path, content}` …): commands and files come from here. */
+  tool_input: z.unknown().optional(),
 });
 
 export const trajectorySchema = z.looseObject({
