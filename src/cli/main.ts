@@ -4,6 +4,7 @@ import { EXIT, writeLine, type CliIO, type Command } from './command';
 import { COMMANDS } from './commands/index';
 import { VERSION } from '../core/version';
 import { closest, closestFlag } from './suggest';
+import { resolveUserPath } from '../core/vault/userPath';
 
 const GLOBAL_OPTIONS = {
   vault: { type: 'string' },
@@ -119,7 +120,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       values: parsed.values as Record<string, string | boolean | undefined>,
       positionals: parsed.positionals,
       io,
-      vault: parsed.values.vault as string | undefined,
+      // `--vault C:\work\app`, `..\app` or Git Bash's `/c/work/app`: one absolute path for every command.
+      vault: parsed.values.vault === undefined ? undefined : resolveUserPath(String(parsed.values.vault), io.cwd),
       json: !!parsed.values.json,
     });
   } catch (err) {

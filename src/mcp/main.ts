@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './server';
+import { resolveUserPath } from '../core/vault/userPath';
 
 /**
  * `k0maru mcp [--sidecar] [--vault PATH]` over stdio. The transport owns stdout: every log line goes to stderr.
@@ -15,7 +16,7 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const log = (level: string, message: string) => {
     if (level !== 'info' || values.debug) process.stderr.write(`[k0maru-mcp] ${level}: ${message}\n`);
   };
-  const k0 = createMcpServer({ vault: values.vault as string | undefined, cwd: process.cwd(), env: process.env, log, mode: values.sidecar ? 'sidecar' : 'full' });
+  const k0 = createMcpServer({ vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode: values.sidecar ? 'sidecar' : 'full' });
   // The SDK's default 10 MiB cap closes the connection on one big message; 64 MiB lets an oversized argument
   // (a 10 MB note) reach the tool and come back as a clear FILE_TOO_LARGE error instead.
   const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });

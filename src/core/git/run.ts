@@ -22,8 +22,7 @@ import { K0Error } from '../errors';
  * in CI containers), not something a repository can carry.
  */
 
-// Exported for the committed agent launcher's bootstrap (src/core/install/bootstrap.ts), which cannot import this module.
-export const HARDENING = [
+const HARDENING = [
   '--no-pager',
   '-c', 'core.fsmonitor=false',
   '-c', 'diff.external=',

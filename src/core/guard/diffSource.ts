@@ -5,6 +5,7 @@ import { GIT_DIFF_SAFE, runGit } from '../git/run';
 import { isInside } from './confine';
 import { parseUnifiedDiff } from './diffParser';
 import type { ChangedFile } from './types';
+import { toProjectPath } from '../vault/userPath';
 
 /**
  * Where the added lines come from. Every source ends as ChangedFile[]; git runs through the hardened runner
@@ -91,7 +92,8 @@ async function untrackedFiles(root: string): Promise<string[]> {
 export function wholeFiles(root: string, paths: string[], cwd = root): ChangedFile[] {
   const out: ChangedFile[] = [];
   for (const p of paths) {
-    const abs = isAbsolute(p) ? p : resolve(cwd, p);
+    const q = toProjectPath(p); // `src\a.ts` from a Windows user names src/a.ts on every OS
+    const abs = isAbsolute(q) ? q : resolve(cwd, q);
     const rel = relative(root, abs).split('\\').join('/');
     if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) throw new K0Error('PATH_OUTSIDE_VAULT', `${p} is outside the repository being checked (${root})`);
     if (!isInside(root, abs)) continue;

@@ -92,7 +92,8 @@ function prepare(rule: GuardRule): PreparedRule {
 /** Globs are relative to the repository root; a glob without `/` (`*.test.ts`) matches the file name anywhere. */
 export function globMatcher(globs: string[]): ((path: string) => boolean) | undefined {
   if (!globs.length) return undefined;
-  const norm = globs.map((g) => g.replace(/^\.\//, ''));
+  // `src\**\*.ts` in an ADR written on Windows: backslashes are separators here (userPath.ts), never glob escapes.
+  const norm = globs.map((g) => g.replace(/\\/g, '/').replace(/^\.\//, ''));
   const withSlash = norm.filter((g) => g.includes('/'));
   const bare = norm.filter((g) => !g.includes('/'));
   const full = withSlash.length ? picomatch(withSlash, { dot: true }) : undefined;

@@ -202,6 +202,8 @@ export function readScopeLine(line: string): (ScopeRead & { polarity: 'include' 
 
 /** Reads the value of a declared scope (after "Applies to:", `- scope:`, `in:` …). */
 export function readScopeValue(value: string, polarity: 'include' | 'exclude', keyed = true): ScopeRead & { hadCode: boolean; unknownWords: number } {
+  // `src\**\*.ts` from an ADR written on Windows: a backslash between path characters is a separator (userPath.ts).
+  value = value.replace(/(?<=[\w*.}\]])\\(?=[\w*.{[])/g, '/');
   const out: ScopeRead & { hadCode: boolean; unknownWords: number } = { include: [], exclude: [], hadCode: false, unknownWords: 0 };
   // "services/** except services/legacy/**": the part after the exception word flips polarity.
   const parts = splitException(value);

@@ -24,7 +24,8 @@ export function resolveLinks(idx: IndexDb): void {
   for (const list of byName.values()) list.sort((a, b) => a.path.length - b.path.length || a.path.localeCompare(b.path));
 
   const resolve = (target: string): number | null => {
-    const t = target.replace(/^\.?\//, '').replace(/\.md$/, '');
+    // `[[folder\note]]` written on Windows names folder/note, as Obsidian there reads it.
+    const t = target.replace(/\\/g, '/').replace(/^\.?\//, '').replace(/\.md$/, '');
     if (!t) return null;
     const exact = byPath.get(t);
     if (exact !== undefined) return exact;

@@ -1,5 +1,5 @@
 import { basename, relative } from 'node:path';
-import picomatch from 'picomatch';
+import { globMatcher } from '../guard/engine';
 import type { Project } from '../project';
 import { K0Error } from '../errors';
 import { loadVaultRules } from '../guard/ruleStore';
@@ -96,8 +96,9 @@ function summaryOf(row: Record<string, unknown>): string {
 function isRelevant(a: AdrRules, changed: string[], tags: string[]): boolean {
   for (const r of a.rules) {
     if (!r.include.length) continue;
-    const inScope = picomatch(r.include, { dot: true });
-    const out = r.exclude.length ? picomatch(r.exclude, { dot: true }) : () => false;
+    // The guard's own matcher, so a scope reads the same here as in a check (bare globs, `\` from Windows).
+    const inScope = globMatcher(r.include)!;
+    const out = globMatcher(r.exclude) ?? (() => false);
     if (changed.some((p) => inScope(p) && !out(p))) return true;
   }
   const words = new Set(changed.flatMap((p) => p.toLowerCase().split(/[^a-z0-9]+/)));

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { K0Error } from '../errors';
 import { linkRefusal } from './noteFiles';
 import { readRegularFile } from './regularFile';
+import { resolveUserPath } from './userPath';
 
 /** Where everything of one project lives. The notes root is the Markdown source of truth. */
 export interface VaultPaths {
@@ -104,7 +105,8 @@ export function pathsForProject(projectRoot: string): VaultPaths {
   const k0Dir = join(root, K0_DIR);
   assertOwnK0Dir(root);
   const cfg = readConfig(k0Dir);
-  const notesRoot = cfg.vault ? (isAbsolute(cfg.vault) ? cfg.vault : resolve(root, cfg.vault)) : join(k0Dir, WIKI_DIR);
+  // A config committed from another OS: `..\\notes` works everywhere, a drive letter off Windows is a coded error.
+  const notesRoot = cfg.vault ? resolveUserPath(cfg.vault, root) : join(k0Dir, WIKI_DIR);
   return {
     projectRoot: root,
     k0Dir,

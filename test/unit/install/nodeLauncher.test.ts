@@ -78,8 +78,7 @@ test('issue16-item19: the bootstrap walks up Windows paths to the launcher and i
   const run = (start: string, files: string[], env: Record<string, string> = {}) => {
     const calls: unknown[] = [];
     const fakeFs = { existsSync: (p: string) => files.includes(p) };
-    const fakeCp = { execFileSync: () => { throw new Error('not a git repository'); } };
-    const req = (m: string) => (m === 'fs' ? fakeFs : m === 'path' ? path.win32 : m === 'child_process' ? fakeCp : { main: (args: string[]) => calls.push({ launcher: m, args }) });
+    const req = (m: string) => (m === 'fs' ? fakeFs : m === 'path' ? path.win32 : { main: (args: string[]) => calls.push({ launcher: m, args }) });
     const proc = { argv: ['C:\\node.exe', start, '--sidecar'], env, exitCode: 0 };
     const errors: string[] = [];
     new Function('require', 'process', 'console', boot)(req, proc, { error: (s: string) => errors.push(s) });
