@@ -6,8 +6,9 @@
  */
 const LIBRARY_MARKERS: readonly RegExp[] = [
   /(^|[\\/])node_modules[\\/]/,
-  /^node:/, // node:internal/..., node:events
-  /^internal[\\/]/,
+  /^(node|bun|ext|deno):/, // node:internal/..., bun:main, Deno's ext:core/...
+  // Node < 16 named its own sources `internal/…js`; a relative Go `internal/` package is user code.
+  /^internal[\\/].*\.js$/,
   /^<anonymous>$/,
   /^native$/,
   /^<frozen /,
@@ -22,10 +23,9 @@ const LIBRARY_MARKERS: readonly RegExp[] = [
   /[\\/]\.cargo[\\/]git[\\/]/,
   /[\\/]\.rustup[\\/]toolchains[\\/]/,
   /[\\/]go[\\/]pkg[\\/]mod[\\/]/,
-  // GOROOT: `…/go/src/runtime/…`, `/usr/lib/go-1.22/src/testing/…`. A GOPATH checkout (`~/go/src/github.com/…`)
-  // has a dot in its first segment and stays user code.
-  /[\\/]go(-[\d.]+)?[\\/]src[\\/][a-z0-9_]+[\\/]/,
-  /(^|[\\/])src[\\/]runtime[\\/]/,
+  // GOROOT, wherever it is installed (/usr/local/go, /usr/lib/go-1.22, ~/sdk/go1.22.0, a CI tool cache):
+  // a standard-library package right under `src/`. A GOPATH checkout (`/go/src/app/…`) stays user code.
+  /[\\/]src[\\/](?:runtime|testing|reflect|sync|fmt|os|io|net|internal|encoding|strings|strconv|sort|bufio|bytes|errors|math|time|context|crypto|database|syscall|unicode|path|regexp|log|container|compress|hash|html|image|mime|text|archive|debug|embed|flag|plugin|slices|maps|cmp|iter|unique|vendor|cmd)[\\/](?:.*[\\/])?[^\\/]+\.(?:go|s)$/,
   /^\/usr\/(local\/)?(lib|lib64|share|include|libexec)\//,
   /^(\.\.\/)?(sysdeps|csu|nptl|stdlib|libio|string)[\\/]/,
   /[\\/]include[\\/]c\+\+[\\/]/,
