@@ -212,3 +212,25 @@ test('opening a note from a hit keeps the search box on screen and shows the not
   assert.ok(seen.title.top >= 0 && seen.title.bottom <= seen.height, `the note's title is not on screen: ${JSON.stringify(seen)}`);
   assert.equal(seen.titles, 1, 'the title is shown once (not as a header and again as the first heading)');
 });
+
+test('in a narrow pane (the width of the VS Code sidebar) the note opens in view under a search box that stays on screen, and the diagram stays whole', async () => {
+  await page.setViewportSize({ width: 360, height: 700 });
+  try {
+    await page.click('[data-testid=tab-search]');
+    await page.fill('[data-testid=search-input]', 'payment retry gateway');
+    await page.press('[data-testid=search-input]', 'Enter');
+    const hit = '[data-testid=hit][data-path="02_Architecture/adr-010-payment-retries.md"] [data-testid=hit-title]';
+    await page.waitForSelector(hit, { timeout: 20_000 });
+    await page.click(hit);
+    await page.waitForFunction(() => (document.querySelector('[data-testid=note-view]')?.textContent ?? '').includes('Paragraph 120'));
+    const seen = await page.evaluate(`(() => {
+      const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect(); return { top: b.top, bottom: b.bottom }; };
+      return { input: r('[data-testid=search-input]'), title: r('[data-testid=note-title]'), height: window.innerHeight };
+    })()`) as { input: { top: number; bottom: number }; title: { top: number; bottom: number }; height: number };
+    assert.ok(seen.input.top >= 0 && seen.input.bottom <= seen.height, `the search box left the screen: ${JSON.stringify(seen)}`);
+    assert.ok(seen.title.top >= seen.input.bottom && seen.title.bottom <= seen.height, `the note's title is not in view below the search box: ${JSON.stringify(seen)}`);
+    assertReadable(await showDiagram(), booking.mermaid);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
