@@ -42,6 +42,7 @@ export class JvmTracker {
       const t = line.trim().match(/^((?:\w+\.)+\w*(?:Exception|Error))\b/);
       if (t) this.sink.recode(err, t[1].slice(t[1].lastIndexOf('.') + 1));
       this.open(err, err.runtime);
+      this.cur!.ttl = 40;
       return true;
     }
     const c = this.cur;
@@ -70,8 +71,10 @@ export class JvmTracker {
       this.link(m[1], m[2]);
       return true;
     }
-    if (--c.ttl <= 0 || !/^\s/.test(line)) this.close();
-    return false;
+    // `dotnet test` prints the assertion's Expected/Actual lines flush left between "Error Message:" and the stack.
+    const dotnetTest = c.runtime === 'dotnet' && c.err.kind === 'test-failure' && !c.located.has(c.link);
+    if (--c.ttl <= 0 || (!/^\s/.test(line) && !dotnetTest)) this.close();
+    return dotnetTest;
   }
 
   start(line: string): boolean {
