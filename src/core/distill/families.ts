@@ -222,7 +222,8 @@ export const ERROR_FAMILIES: ErrorFamily[] = [
     id: 'test-assertion-failure',
     title: 'Failing test assertion',
     runtimes: [],
-    match: { kinds: ['test-failure'] },
+    // An exception thrown inside a test (a TypeError in the code under test) is that exception's family, not this one.
+    match: { kinds: ['test-failure'], codes: ['AssertionError', 'assertion-failed', 'test-failure', 'AssertionFailedError', 'ComparisonFailure', 'ERR_ASSERTION', 'JestAssertionError'] },
     rootCause: 'The code under test returns a different value than the test expects for one input: either a real bug in that code path or a wrong expectation.',
     diagnosticSteps: [
       'Read the assertion introspection (pytest `E` lines / the runner diff): actual vs expected, and the parametrised input that failed.',

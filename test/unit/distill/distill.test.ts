@@ -160,3 +160,14 @@ test('docs/economy.md lists every error family (the docs cannot drift from the t
   const missing = ERROR_FAMILIES.map((f) => f.id).filter((id) => !doc.includes(`| \`${id}\` |`));
   assert.deepEqual(missing, []);
 });
+
+test('an exception thrown inside a test gets its own family, an assertion the test-assertion family (issue 15)', async () => {
+  const { paths } = project();
+  const captured = (f: string) => readFileSync(join(__dirname, '..', 'offload', 'captured', f), 'utf8');
+  const typeError = await distillSkill(paths, { raw_trace: captured('node-test-spec-nested-typeerror.log'), dry_run: true });
+  assert.equal(typeError.family, 'js-property-of-undefined');
+  assert.equal(typeError.primary?.test, 'handles a line without a price');
+  const assertion = await distillSkill(paths, { raw_trace: captured('pytest-tb-native-failure-and-fixture-error.log'), dry_run: true });
+  assert.equal(assertion.family, 'test-assertion-failure');
+  assert.match(assertion.content, /Failing test: `tests\/test_pricing\.py::test_rate_of_euro`/);
+});
