@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { K0Error } from '../errors';
 import { createFileExclusive } from '../fsutil/atomicWrite';
 import { flushNote } from '../flush';
+import { throwIfCancelled } from '../host/cancel';
 import { analyzeText, findNodeFile, formatLocation, LogAnalyzer, MCP_OFFLOAD_THRESHOLD, offloadLog, validateNodeId, visibleLine, type LogAnalysis } from '../offload';
 import { safeJoin, type VaultPaths } from '../vault/paths';
 import { matchFamily, type ErrorFamily } from './families';
@@ -37,6 +38,11 @@ export interface DistillOptions {
   /** Environment for HERMES_HOME / HOME (tests pass a temp dir). */
   env?: NodeJS.ProcessEnv;
   now?: Date;
+  /**
+   * The caller withdrew (an MCP cancellation): checked until the note is flushed (CANCELLED, no note); once the note
+   * is written the export follows, so a cancellation never leaves one without the other.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SkillExport {
@@ -140,6 +146,7 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
     const file = findNodeFile(paths.refsDir, nodeId);
     if (!file) throw new K0Error('NODE_NOT_FOUND', `no offloaded log with id ${nodeId}`);
     const node = await analyzeNode(file);
+    throwIfCancelled(opts.signal, 'distill');
     analysis = node.analysis;
     excerpt = node.excerptAt;
   }
@@ -153,7 +160,7 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
 
   // A long inline trace is kept as an offload node so the playbook can point at the raw evidence.
   if (!nodeId && !dryRun && analysis.lines > MCP_OFFLOAD_THRESHOLD) {
-    const r = await offloadLog(paths, { text: input.raw_trace!, taskName: `distill-${family.id}`, threshold: MCP_OFFLOAD_THRESHOLD, source: 'api' });
+    const r = await offloadLog(paths, { text: input.raw_trace!, taskName: `distill-${family.id}`, threshold: MCP_OFFLOAD_THRESHOLD, source: 'api', signal: opts.signal });
     nodeId = r.nodeId;
   }
   const when = (opts.now ?? new Date()).toISOString().slice(0, 10);
@@ -208,7 +215,7 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
     return result;
   }
 
-  const note = await flushNote(paths, { title, content, category: input.category ?? 'skill', tags, related_notes: input.related_notes, summary });
+  const note = await flushNote(paths, { title, content, category: input.category ?? 'skill', tags, related_notes: input.related_notes, summary }, { signal: opts.signal });
   result.note = { path: note.path, outcome: note.outcome };
   if (flavor && (target === 'hermes' || target === 'omp')) {
     const dir = skillsDir(target, paths, env);

@@ -16,6 +16,7 @@ import { setFrontmatterFields } from './frontmatterEdit';
 import { describeRecovery, recoverLocked } from './recover';
 import { faultPoint } from '../fsutil/fault';
 import { sweepStaleTemps } from '../fsutil/atomicWrite';
+import { throwIfCancelled } from '../host/cancel';
 
 export type FlushOutcome = 'created' | 'up_to_date' | 'versioned';
 
@@ -44,6 +45,11 @@ export interface FlushOptions {
   fault?: Fault;
   /** Where K0MARU_FAULT (crash injection, see src/core/fsutil/fault.ts) is read; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The caller withdrew (an MCP cancellation): checked once, on entry (CANCELLED, nothing written); a flush that
+   * has begun is never stopped half-way.
+   */
+  signal?: AbortSignal;
 }
 
 const MAX_VERSIONS = 999;
@@ -53,6 +59,8 @@ const MAX_VERSIONS = 999;
  * notes it supersedes — all files or none. Safe against concurrent flushes from other processes.
  */
 export async function flushNote(paths: VaultPaths, input: FlushInput, opts: FlushOptions = {}): Promise<FlushResult> {
+  throwIfCancelled(opts.signal, 'flush');
+  // The only cancellation point: past it the flush runs to the end of its commit (all files or none).
   const n = normalizeInput(input, opts.now);
   const rules = opts.conventions ?? sniffConventionsFor(paths, [n.category]);
   const rule = ruleFor(rules, n.category);

@@ -12,7 +12,7 @@ import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schem
 export const MAX_INLINE_OUTPUT_CHARS = 8000;
 
 /** A bigger `trajectory_json` is refused before it is parsed: parsing would hold several copies of it. */
-export const MAX_TRAJECTORY_CHARS = 64 * 1024 * 1024;
+export const MAX_TRAJECTORY_CHARS = 32 * 1024 * 1024;
 
 /** Context share the seed calls the cognitive Smart-Zone. */
 export const SMART_ZONE = { min: 0.15, max: 0.6 } as const;
@@ -162,7 +162,9 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       same.ref.count++;
       return { folded: same, repeat: true };
     }
-    const r = await offloadLog(paths, { text, taskName: `gc-${traj.session_id}`, threshold: 0, source: 'gc' });
+    // Logs offloaded before a cancellation stay (each is whole and content-addressed: a retry reuses it).
+    throwIfCancelled(input.signal, 'context GC');
+    const r = await offloadLog(paths, { text, taskName: `gc-${traj.session_id}`, threshold: 0, source: 'gc', signal: input.signal });
     const p = r.analysis.primary;
     const excerpt = excerptOf(text, HOT_EXCERPT);
     const ref: NodeRef = {
@@ -219,6 +221,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     }
     if (tf.output || tf.paste || tf.input) folds.set(i, tf);
   }
+  throwIfCancelled(input.signal, 'context GC'); // the rest runs without awaiting, ledger line included
 
   /** Tier 4 and the output for a given start of the warm window (the folds above are reused). */
   const assemble = (warmStart: number) => {

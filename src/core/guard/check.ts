@@ -15,6 +15,7 @@ import { projectMatches } from './project';
 import { checkRequestPaths, isInside } from './confine';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
 import { recoverIfPending } from '../flush/pending';
+import { throwIfCancelled, untilCancelled } from '../host/cancel';
 
 export interface GuardCheckOptions {
   /** Unified diff text to audit. */
@@ -44,6 +45,8 @@ export interface GuardCheckOptions {
    * for a one-shot process: see docs/guard.md).
    */
   cache?: RuleCacheDb | null;
+  /** The caller withdrew (an MCP cancellation): checked between steps (repository, rules, diff); the check then ends with CANCELLED. */
+  signal?: AbortSignal;
 }
 
 /** The use case behind `k0maru guard`, both hooks, the `guard_check` MCP tool and the editor command. */
@@ -57,6 +60,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   let root = base;
   if (source !== 'diff' && source !== 'files') root = await repoRoot(base);
   else root = await repoRoot(base).catch(() => base); // a diff or files can be audited outside a repository
+  throwIfCancelled(opts.signal, 'guard check');
 
   let paths: VaultPaths | undefined;
   try {
@@ -84,6 +88,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   // The config and the note sources, read once for the rule load, the inferred setting and the skipped folders.
   const config = paths ? readConfig(paths.k0Dir) : undefined;
   const sources = paths ? noteSources(paths, config) : [];
+  throwIfCancelled(opts.signal, 'guard check');
   const adrs = opts.adrs ?? (paths ? await loadRules(paths, opts.cache ?? (openIndex ? undefined : null), { config, sources }) : []);
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
@@ -91,7 +96,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   // A typo'd scope silently disables its rules: said in every check, at the cost of one `git ls-files` that runs
   // beside the diff, only when some active rule has an include glob. A diagnostic, never a violation.
   const scopeDiags = unmatchedScopes(root, rules);
-  const files = await pending;
+  const files = await untilCancelled(pending, opts.signal, 'guard check');
   trace(`diff ready (${files.length} files)`);
 
   const skip = paths ? vaultPrefixes(root, paths, sources) : [];

@@ -29,7 +29,7 @@ export const offloadContextTool: ToolDefinition = {
     guarded(async () => {
       const [{ offloadLog, MCP_OFFLOAD_THRESHOLD }, { formatLocation }] = await Promise.all([import('../../core/offload/offload'), import('../../core/offload/types')]);
       const project = await ctx.host.paths();
-      const r = await offloadLog(project, { text: String(args.raw_text ?? ''), taskName: args.task_name as string | undefined, threshold: MCP_OFFLOAD_THRESHOLD, source: 'mcp' });
+      const r = await offloadLog(project, { text: String(args.raw_text ?? ''), taskName: args.task_name as string | undefined, threshold: MCP_OFFLOAD_THRESHOLD, source: 'mcp', signal: ctx.signal });
       const primary = r.analysis.primary;
       return textResult(r.text, {
         passthrough: r.passthrough,
@@ -67,6 +67,7 @@ export const inspectLogNodeTool: ToolDefinition = {
         end_line: args.end_line as number | undefined,
         grep: args.grep as string | undefined,
         max_lines: args.max_lines as number | undefined,
+        signal: ctx.signal,
       });
       return textResult(r.text);
     }),
@@ -93,6 +94,7 @@ export const gcSessionContextTool: ToolDefinition = {
         threshold: args.threshold as number | undefined,
         hot_window: args.hot_window as number | undefined,
         context_window: args.context_window as number | undefined,
+        signal: ctx.signal,
       });
       const rep = r.report;
       const summary = `✓ Context GC: ${rep.tokens_before} → ${rep.tokens_after} tokens (TRR ${(rep.trr * 100).toFixed(1)}%), ${rep.turns_before} → ${rep.turns_after} turns, ${(rep.share_after * 100).toFixed(1)}% of ${rep.context_window} (${rep.in_smart_zone ? 'in' : rep.zone} the 15–60% Smart-Zone), ${rep.nodes_created.length} node(s) created.`;
@@ -120,8 +122,8 @@ export const distillSessionSkillTool: ToolDefinition = {
   handler: (args, ctx) =>
     guarded(async () => {
       const { distillSkill } = await import('../../core/distill/distill');
-      const project = await ctx.host.fresh();
-      const r = await distillSkill(project.paths, args, { env: ctx.env });
+      const project = await ctx.host.fresh({ reason: 'distill_session_skill', signal: ctx.signal });
+      const r = await distillSkill(project.paths, args, { env: ctx.env, signal: ctx.signal });
       const head = r.dry_run
         ? `Preview (nothing written): ${r.title} — ${r.runtime} / ${r.family}`
         : `✓ Skill distilled: ${r.title} — ${r.runtime} / ${r.family}${r.note ? `\n  Note: ${r.note.path} (${r.note.outcome})` : ''}${r.export ? `\n  Exported (${r.export.target}): ${r.export.path} (${r.export.outcome})` : ''}`;

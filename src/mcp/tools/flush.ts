@@ -29,8 +29,9 @@ export const flushSessionTool: ToolDefinition = {
   sidecar: true,
   handler: (args, ctx) =>
     guarded(async () => {
-      const project = await ctx.host.fresh();
+      const project = await ctx.host.fresh({ reason: 'flush_session', signal: ctx.signal });
       const { flushNote } = await import('../../core/flush');
+      // A cancellation stops the flush before it writes, never half-way (flushNote checks it once, on entry).
       const r = await flushNote(project.paths, {
         title: args.title as string,
         content: args.content as string,
@@ -39,7 +40,7 @@ export const flushSessionTool: ToolDefinition = {
         tags: args.tags as string[] | undefined,
         related_notes: args.related_notes as string[] | undefined,
         supersedes: args.supersedes as string | string[] | undefined,
-      });
+      }, { signal: ctx.signal });
       await project.scan(); // the new note and the superseded ones are searchable, and their rules swap, at once
       const verb = r.outcome === 'up_to_date' ? 'Already up to date' : r.outcome === 'versioned' ? 'Written as a new version' : 'Created';
       const lines = [`✓ ${verb}: ${r.path}`];

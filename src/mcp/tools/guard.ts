@@ -23,7 +23,7 @@ export const guardCheckTool: ToolDefinition = {
     guarded(async () => {
       const [{ guardCheck }, { guardResultJson, renderGuardReport }] = await Promise.all([import('../../core/guard/check'), import('../../core/guard/report')]);
       const a = Args.parse(args);
-      const project = await ctx.host.fresh();
+      const project = await ctx.host.fresh({ reason: 'guard_check', signal: ctx.signal });
       // "Current directory" for an MCP server is wherever the client started it (Cursor: `/`): use the project root.
       // A caller's repo_path and files must stay inside the project (PATH_OUTSIDE_VAULT): the guard reads only the
       // project's files, and runs git only on repositories in it (with repository-configured programs disabled).
@@ -39,6 +39,7 @@ export const guardCheckTool: ToolDefinition = {
         vault: project.paths.projectRoot,
         env: ctx.env,
         cache: project.index,
+        signal: ctx.signal,
       });
       return textResult(renderGuardReport(result), guardResultJson(result));
     }),
