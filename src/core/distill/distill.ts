@@ -165,7 +165,8 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
   }
   const when = (opts.now ?? new Date()).toISOString().slice(0, 10);
   const source = nodeId
-    ? `Offloaded log \`${nodeId}\` (${analysis.lines} lines; \`inspect_log_node\` for the raw text), distilled ${when}`
+    ? // A vault note is read by agents and people alike: name both ways to the raw text.
+      `Offloaded log \`${nodeId}\` (${analysis.lines} lines; raw text via \`inspect_log_node\` or \`k0maru inspect ${nodeId}\`), distilled ${when}`
     : `Inline trace (${analysis.lines} lines), distilled ${when}`;
 
   const parts: PlaybookParts = {

@@ -56,7 +56,7 @@ test('writes a skill note through the FlushEngine with the playbook sections', a
   assert.ok(text.includes('Context: seen after the SKU import'));
   assert.ok(text.includes('[[payment-gateway]]'));
   // The trace had more than 30 lines: it was offloaded so the playbook points at the raw evidence.
-  assert.match(text, /Offloaded log `node_[0-9a-f]{8}`/);
+  assert.match(text, /Offloaded log `(node_[0-9a-f]{8})` \(\d+ lines; raw text via `inspect_log_node` or `k0maru inspect \1`\)/);
   assert.ok(listFiles(root).every((f) => f.startsWith('.k0maru/')), listFiles(root).join(','));
 });
 
