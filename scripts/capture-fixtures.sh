@@ -3,15 +3,19 @@
 # machine. Nothing in test/fixtures/logs is hand-written: re-run this script to regenerate them.
 #   scripts/capture-fixtures.sh            # all
 #   scripts/capture-fixtures.sh 'REGEX'    # only logs whose name matches (sources are still all written)
-# Needs: cargo/rustc, python3 (+ pytest if present), node, npx tsc, g++ (ASan), make, go (apt-get install golang-go).
+#   K0_FIXTURE_OUT=/tmp/recap scripts/capture-fixtures.sh   # write the logs elsewhere (to compare shapes)
+# Needs: cargo/rustc/clippy, python3 (+ pytest if present), node, the project's tsc, g++ (ASan), make, cmake, ninja,
+# javac/java/mvn (offline, local Maven repository); apt-get install golang-go clang shellcheck gradle; vitest, jest,
+# mocha, eslint from $K0_NPM_TOOLS. A family whose toolchain is missing is skipped. See test/fixtures/logs/README.md.
 # Sources are written to a fixed scratch folder so the paths inside the logs stay stable between captures.
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="$ROOT/test/fixtures/logs"
+OUT="${K0_FIXTURE_OUT:-$ROOT/test/fixtures/logs}"
 SRC="${K0_FIXTURE_SRC:-/tmp/k0maru-fixture-src}"
 ONLY="${1:-}"
 # vitest / jest / mocha / eslint come from a scratch npm folder outside the repo (never the project's package.json):
 #   mkdir -p /tmp/k0h4/npm && cd /tmp/k0h4/npm && npm init -y && npm install vitest jest mocha eslint @eslint/js
+# shellcheck disable=SC2034 # read by the parts in capture-fixtures.d/
 NPM_TOOLS="${K0_NPM_TOOLS:-/tmp/k0h4/npm/node_modules}"
 rm -rf "$SRC"
 mkdir -p "$OUT" "$SRC"

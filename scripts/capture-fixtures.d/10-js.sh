@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT, $NPM_TOOLS and run()).
 # JavaScript runners: node --test reporters, Node `cause` chains, vitest, jest, mocha, eslint.
 

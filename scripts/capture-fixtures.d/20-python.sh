@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT and run()).
 # Python: pytest (failure + fixture error + xfail under -v, -q, --tb=short/long/line), a failure raised inside the
 # standard library, unittest, `raise ... from` through json, and an ExceptionGroup from asyncio.TaskGroup.

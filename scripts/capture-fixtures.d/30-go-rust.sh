@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT, cargo_new and run()).
 # Go: go test -v / -json / -race / fuzz, a panic with several goroutines. Rust: clippy, plain rustc.
 # cargo-nextest is not packaged by Debian and crates.io is not reachable here, so it is not captured.

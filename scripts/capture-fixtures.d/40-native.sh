@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT and run()).
 # C/C++: clang errors with notes inside the standard headers, ld undefined references, UBSan, TSan,
 # CMake configure errors, and a CMake project built by make and by ninja.

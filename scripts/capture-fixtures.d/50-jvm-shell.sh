@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT and run()).
 # JVM: javac errors, a plain `java` run whose stack has two "Caused by:" links, Maven Surefire (offline, from the
 # local repository; skipped when it cannot resolve). Shell: shellcheck (tty and gcc formats).

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT, $NPM_TOOLS and run()).
 # Long real runs (1,000+ lines) with one failure buried among passing tests: go test -v, node --test, jest --verbose.
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/capture-fixtures.sh (uses $SRC, $OUT, $ROOT, $NPM_TOOLS, cargo_new and run()).
 # A second shape for runners that had one: tsc --pretty, eslint over several files, cargo test with a panic inside
 # library code, Go "concurrent map writes", mocha with an error thrown from src/, pytest with a chained exception,
