@@ -33,7 +33,7 @@ test('--help lists every command; unknown commands and bad options are usage err
   assert.match(u.err(), /unknown command 'frobnicate'/);
   const b = io();
   assert.equal(await runCli(['recall', '--no-such-flag', 'x'], b.io), 2);
-  assert.match(b.err(), /Unknown option/);
+  assert.match(b.err(), /unknown option '--no-such-flag' \[INVALID_ARGUMENT\]/);
 });
 
 test('scan and recall through the CLI: counts, wire lines, JSON, and exit 3 without a vault', async () => {
