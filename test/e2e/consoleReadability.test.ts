@@ -115,6 +115,17 @@ test('inside a VS Code webview the diagram takes its colours from the --vscode-*
     assert.equal(facts.palette['--k-bg'], 'rgb(255, 255, 254)', 'the page follows the theme');
     assertPaintsFrom(facts, facts.palette);
     assert.ok(!facts.paints.includes('rgb(15, 23, 42)'), 'no cockpit colour in a light VS Code theme');
+    // The user switches to a dark theme: VS Code swaps the body class and the variables; the shown diagram follows.
+    await page.evaluate(`(() => {
+      document.documentElement.style.setProperty('--vscode-editor-background', '#1e1e1e');
+      document.documentElement.style.setProperty('--vscode-editorWidget-background', '#252526');
+      document.documentElement.style.setProperty('--vscode-foreground', '#cccccc');
+      document.body.classList.replace('vscode-light', 'vscode-dark');
+    })()`);
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=offload-diagram] svg g.node rect')].some((r) => getComputedStyle(r).fill === 'rgb(37, 37, 38)'), undefined, { timeout: 15_000 });
+    const dark = await page.evaluate(DIAGRAM_FACTS) as DiagramFacts;
+    assertPaintsFrom(dark, dark.palette);
+    assert.ok(!dark.paints.includes('rgb(232, 232, 232)'), 'nothing of the light theme is left');
   } finally {
     await page.reload();
     await page.waitForSelector('body[data-ready=true]');
