@@ -1,5 +1,6 @@
 import { visibleLine } from './ansi';
 import { isLibraryPath } from './frames';
+import { GoTracker } from './goTracker';
 import { JsTracker } from './jsTracker';
 import { JvmTracker } from './jvmTracker';
 import { NativeTracker } from './nativeTracker';
@@ -68,6 +69,7 @@ export class LogAnalyzer implements ReportSink {
   private readonly js = new JsTracker(this);
   private readonly jvm = new JvmTracker(this);
   private readonly native = new NativeTracker(this);
+  private readonly go = new GoTracker(this);
 
   push(rawLine: string): void {
     this.lineNo++;
@@ -84,12 +86,13 @@ export class LogAnalyzer implements ReportSink {
     const line = this.python.normalise(raw);
     if (!line.trim()) {
       this.native.onBlank();
+      this.go.onBlank();
       this.js.onBlank();
       return;
     }
     this.phaseHints(line);
-    if (this.python.continue(line) || this.native.continue(line) || this.jvm.continue(line) || this.js.continue(line)) return;
-    if (this.native.start(line) || this.python.start(line) || this.jvm.start(line) || this.js.start(line)) return;
+    if (this.python.continue(line) || this.native.continue(line) || this.go.continue(line) || this.jvm.continue(line) || this.js.continue(line)) return;
+    if (this.native.start(line) || this.go.start(line) || this.python.start(line) || this.jvm.start(line) || this.js.start(line)) return;
     if (this.tests.summary(line)) this.addPhase('test');
   }
 
