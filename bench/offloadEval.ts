@@ -3,7 +3,8 @@
 // label in expected.json was written by reading the log, before the analyzer was run on it. Each log goes through
 // the real offloadLog() (the function behind `k0maru offload`), with threshold 0 so every log is folded and its
 // token cut measured with the project's tokenizer. Reports, per runner and per split (tune / holdout):
-// primary error, root file:line, failing test name, chain, token cut and Mermaid size; writes
+// primary error, root file:line, failing test name, chain (types, final first) and where each link surfaced,
+// token cut and Mermaid size; writes
 // bench/results/offloadEval.json.
 // Options: --split tune|holdout (only that split), --only <substring> (log names), --verbose (every log, not only
 // misses). Holdout misses are not itemised unless --show-holdout is given: the analyzer is tuned on `tune` only.
@@ -30,6 +31,8 @@ interface Label {
   root: string | null;
   test: string | null;
   chain?: string[];
+  /** Where each link of `chain` surfaced (its deepest user frame), same order. */
+  chain_roots?: (string | null)[];
   split: 'tune' | 'holdout';
 }
 
@@ -42,11 +45,12 @@ interface LogResult {
   rootOk: boolean;
   testOk: boolean;
   chainOk: boolean | null; // null: the label has no chain
+  chainRootsOk: boolean | null;
   cut: number;
   tokensBefore: number;
   tokensAfter: number;
   mermaidLines: number;
-  got: { code?: string; kind?: string; message?: string; root?: string; test?: string; chain?: string[] };
+  got: { code?: string; kind?: string; message?: string; root?: string; test?: string; chain?: string[]; chainRoots?: (string | undefined)[] };
   want: Label;
 }
 
@@ -78,9 +82,14 @@ function primaryOk(want: Label['primary'], e: LogError | undefined): boolean {
   return !!e && typeMatches(want.type, e) && norm(e.message ?? '').includes(norm(want.message));
 }
 
+type Loc = { file: string; line: number } | undefined;
+
 /** `shop/pricing.py:9` matches `/tmp/x/pyshop/shop/pricing.py` line 9 (the suffix must start at a path boundary). */
 function rootOk(want: string | null, e: LogError | undefined): boolean {
-  const loc = e?.location;
+  return locOk(want, e?.location);
+}
+
+function locOk(want: string | null, loc: Loc): boolean {
   if (want === null) return !loc;
   if (!loc) return false;
   const i = want.lastIndexOf(':');
@@ -108,6 +117,22 @@ function chainOf(e: LogError | undefined): string[] | undefined {
   return c.map((link: unknown) => lastSegment(typeof link === 'string' ? link : String((link as { code?: unknown })?.code ?? '')));
 }
 
+/** Each link's location, when the analyzer's links are objects that carry one. */
+function chainLocs(e: LogError | undefined): Loc[] | undefined {
+  const c = (e as { chain?: unknown } | undefined)?.chain;
+  if (!Array.isArray(c)) return undefined;
+  return c.map((link: unknown) => {
+    const loc = (link as { location?: { file?: unknown; line?: unknown } } | null)?.location;
+    return loc && typeof loc.file === 'string' && typeof loc.line === 'number' ? { file: loc.file, line: loc.line } : undefined;
+  });
+}
+
+function chainRootsOk(want: (string | null)[] | undefined, e: LogError | undefined): boolean | null {
+  if (!want) return null;
+  const got = chainLocs(e);
+  return !!got && got.length === want.length && want.every((w, i) => locOk(w, got[i]));
+}
+
 function chainOk(want: string[] | undefined, e: LogError | undefined): boolean | null {
   if (!want) return null;
   const got = chainOf(e);
@@ -127,6 +152,7 @@ async function evaluate(file: string, want: Label, refsDir: string): Promise<Log
     rootOk: rootOk(want.root, p),
     testOk: testOk(want.test, p),
     chainOk: chainOk(want.chain, p),
+    chainRootsOk: chainRootsOk(want.chain_roots, p),
     cut: r.reduction,
     tokensBefore: r.tokensBefore,
     tokensAfter: r.tokensAfter,
@@ -138,6 +164,7 @@ async function evaluate(file: string, want: Label, refsDir: string): Promise<Log
       root: p?.location ? `${p.location.file}:${p.location.line}` : undefined,
       test: testOf(p),
       chain: chainOf(p),
+      chainRoots: chainLocs(p)?.map((l) => (l ? `${l.file}:${l.line}` : undefined)),
     },
     want,
   };
@@ -149,6 +176,7 @@ interface Figures {
   root: number;
   test: number;
   chain: { ok: number; of: number };
+  chainRoots: { ok: number; of: number };
   /** Over logs of more than 30 lines (null when there are none). */
   medianCut: number | null;
   folded: number;
@@ -168,6 +196,7 @@ function figures(rs: LogResult[]): Figures {
     root: count((r) => r.rootOk),
     test: count((r) => r.testOk),
     chain: { ok: chained.filter((r) => r.chainOk).length, of: chained.length },
+    chainRoots: { ok: rs.filter((r) => r.chainRootsOk).length, of: rs.filter((r) => r.chainRootsOk !== null).length },
     medianCut: cuts.length ? cuts[Math.floor(cuts.length / 2)] : null,
     folded: cuts.length,
     minCutOnLong: long.length ? Math.min(...long.map((r) => r.cut)) : null,
@@ -186,6 +215,7 @@ function row(name: string, f: Figures): string {
     `${f.root}/${f.logs}`.padStart(7),
     `${f.test}/${f.logs}`.padStart(7),
     (f.chain.of ? `${f.chain.ok}/${f.chain.of}` : '-').padStart(6),
+    (f.chainRoots.of ? `${f.chainRoots.ok}/${f.chainRoots.of}` : '-').padStart(7),
     (f.medianCut === null ? '-' : `${(100 * f.medianCut).toFixed(1)}%`).padStart(8),
     String(f.maxMermaid).padStart(5),
   ];
@@ -200,6 +230,7 @@ function describeMiss(r: LogResult): string {
   if (!r.rootOk) parts.push(`root: want ${w.root ?? 'none'}, got ${g.root ?? 'none'}`);
   if (!r.testOk) parts.push(`test: want ${w.test ?? 'none'}, got ${g.test ?? 'none'}`);
   if (r.chainOk === false) parts.push(`chain: want ${w.chain!.join(' ← ')}, got ${g.chain?.join(' ← ') ?? 'none'}`);
+  if (r.chainRootsOk === false) parts.push(`chain roots: want ${w.chain_roots!.join(' ← ')}, got ${g.chainRoots?.map((x) => x ?? '-').join(' ← ') ?? 'none'}`);
   if (r.lines >= GOAL.longLines && r.cut < GOAL.cutOnLong) parts.push(`cut ${(100 * r.cut).toFixed(1)}% on a ${r.lines}-line log`);
   if (r.mermaidLines > GOAL.mermaidLines) parts.push(`mermaid ${r.mermaidLines} lines`);
   return parts.join('\n    ');
@@ -237,7 +268,7 @@ async function main(): Promise<void> {
     if (miss || verbose) console.log(`${miss ? 'MISS' : 'ok  '} ${r.split}/${r.file} (${r.lines} lines, cut ${(100 * r.cut).toFixed(1)}%)${miss ? '\n    ' + miss : ''}`);
   }
 
-  const header = ['runner'.padEnd(14), 'logs', 'primary', '   root', '   test', ' chain', 'cut>30', 'mmd≤'].join('  ');
+  const header = ['runner'.padEnd(14), 'logs', 'primary', '   root', '   test', ' chain', 'chain@', 'cut>30', 'mmd≤'].join('  ');
   const runners = [...new Set(results.map((r) => r.runner))].sort();
   const splits = ['tune', 'holdout'].filter((s) => results.some((r) => r.split === s));
   const perSplit: Record<string, { total: Figures; runners: Record<string, Figures> }> = {};
@@ -268,7 +299,7 @@ async function main(): Promise<void> {
   for (const split of splits) {
     const f = perSplit[split].total;
     console.log(
-      `${split}: primary ${pct(f.primary, f.logs)}, root ${pct(f.root, f.logs)}, test ${pct(f.test, f.logs)}, chain ${pct(f.chain.ok, f.chain.of)}, ` +
+      `${split}: primary ${pct(f.primary, f.logs)}, root ${pct(f.root, f.logs)}, test ${pct(f.test, f.logs)}, chain ${pct(f.chain.ok, f.chain.of)}, chain roots ${pct(f.chainRoots.ok, f.chainRoots.of)}, ` +
         `median cut ${f.medianCut === null ? '-' : (100 * f.medianCut).toFixed(1) + '%'} on ${f.folded} logs over ${FOLDED_ABOVE} lines, min cut on ${GOAL.longLines}+ line logs ${f.minCutOnLong === null ? '-' : (100 * f.minCutOnLong).toFixed(1) + '%'}, max Mermaid ${f.maxMermaid} lines`,
     );
   }
@@ -289,7 +320,7 @@ async function main(): Promise<void> {
     all,
     perRunner,
     perSplit,
-    logs: results.map(({ want, ...r }) => ({ ...r, want: { primary: want.primary, root: want.root, test: want.test, chain: want.chain } })),
+    logs: results.map(({ want, ...r }) => ({ ...r, want: { primary: want.primary, root: want.root, test: want.test, chain: want.chain, chain_roots: want.chain_roots } })),
   };
   if (!onlySplit && !only) writeFileSync(join(RESULTS, 'offloadEval.json'), JSON.stringify(out, null, 2) + '\n');
   else console.log('(filtered run: bench/results/offloadEval.json not written)');

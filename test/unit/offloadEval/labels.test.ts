@@ -17,6 +17,7 @@ interface Label {
   root: string | null;
   test: string | null;
   chain?: string[];
+  chain_roots?: (string | null)[];
   split: string;
 }
 
@@ -57,6 +58,8 @@ test('labels are well formed and split into tune / holdout, about a third held o
     assert.ok(l.root === null || /^[^\s:][^:]*:\d+$/.test(l.root), `${file}: root must be path-suffix:line or null, got ${l.root}`);
     assert.ok(l.test === null || (typeof l.test === 'string' && l.test), `${file}: test`);
     assert.ok(l.chain === undefined || (Array.isArray(l.chain) && l.chain.length >= 2), `${file}: a chain has at least two links`);
+    assert.ok(l.chain_roots === undefined || (l.chain !== undefined && l.chain_roots.length === l.chain.length), `${file}: one root per chain link`);
+    assert.ok(l.chain === undefined || l.chain_roots !== undefined, `${file}: a chain says where each link surfaced`);
     assert.ok(l.split === 'tune' || l.split === 'holdout', `${file}: split`);
   }
   const held = Object.values(labels).filter((l) => l.split === 'holdout').length;
@@ -67,10 +70,11 @@ test('labels are well formed and split into tune / holdout, about a third held o
 test('what a label names is in its log: root file and line, test name, message, chain links', () => {
   for (const [file, l] of Object.entries(labels)) {
     const t = text(file);
-    if (l.root) {
-      const i = l.root.lastIndexOf(':');
-      const path = l.root.slice(0, i);
-      const line = l.root.slice(i + 1);
+    for (const root of [l.root, ...(l.chain_roots ?? [])]) {
+      if (!root) continue;
+      const i = root.lastIndexOf(':');
+      const path = root.slice(0, i);
+      const line = root.slice(i + 1);
       assert.ok(t.includes(path), `${file}: root file ${path} is not in the log`);
       // `file:line`, `file", line N`, `file(line,col)`, `line N` in a code frame: the number must follow the path somewhere.
       const after = t.slice(t.indexOf(path));
