@@ -38,7 +38,8 @@ async function openLog(abs: string, shown: string): Promise<Readable> {
 export const offloadCommand: Command = {
   name: 'offload',
   summary: 'Fold a long terminal log into a Mermaid diagram + summary; the raw log goes to .k0maru/refs/',
-  usage: ['offload [--threshold N] [--task NAME] [--json] [FILE]', '<command> 2>&1 | k0maru offload'].join('\n'),
+  // Every usage line is printed after "k0maru ": the pipe form is written so that it still reads right.
+  usage: ['offload [--threshold N] [--task NAME] [--json] [FILE]', 'offload < build.log   (or: <command> 2>&1 | k0maru offload)'].join('\n'),
   options: {
     threshold: { type: 'string' },
     task: { type: 'string' },

@@ -67,6 +67,12 @@ test('issue16-item19: guard in: globs and FILE arguments written with backslashe
       assert.equal(r.code, 1, `eol ${JSON.stringify(eol)}: ${r.out}${r.err}`);
       assert.match(r.out + r.err, /\[NO-EVAL\] src\/deep\/bad\.ts:2/);
       assert.doesNotMatch(r.out + r.err, /\r/, 'no carriage return leaks into the report');
+      // A diff saved on Windows (CRLF line ends) reads the same.
+      const diff = ['diff --git a/src/deep/bad.ts b/src/deep/bad.ts', 'new file mode 100644', '--- /dev/null', '+++ b/src/deep/bad.ts', '@@ -0,0 +1,2 @@', '+export const x = 1;', '+eval(input);', ''].join(eol);
+      writeFileSync(join(w.dir, 'win.diff'), diff);
+      const d = w.run(['guard', '--diff-file', 'win.diff']);
+      assert.equal(d.code, 1, d.out + d.err);
+      assert.match(d.out, /\[NO-EVAL\] src\/deep\/bad\.ts:2/);
     } finally {
       w.done();
     }
