@@ -82,3 +82,23 @@ test('suppressedIds reads the id list up to a reason or a comment closer', () =>
   assert.equal(suppressionComment('sql', 'R'), '-- k0maru-guard-ignore R');
   assert.equal(suppressionComment('html', 'R'), '<!-- k0maru-guard-ignore R -->');
 });
+
+test('the MCP guard_check tool honours the marker, also on a context line of a pasted diff (the file is not on disk)', async () => {
+  const { connectStdio, textOf } = await import('../../helpers/mcpClient');
+  const r = repo();
+  const c = await connectStdio(['--vault', r.root]);
+  try {
+    const diff = [
+      'diff --git a/gone/report.ts b/gone/report.ts', '--- a/gone/report.ts', '+++ b/gone/report.ts', '@@ -1,2 +1,4 @@',
+      ' // k0maru-guard-ignore SQL-STAR -- the report view', '+const a = "SELECT * FROM report";', ' const x = 1;', '+const b = "SELECT * FROM other";', '',
+    ].join('\n');
+    const res = await c.client.callTool({ name: 'guard_check', arguments: { diff } });
+    const text = textOf(res);
+    assert.match(text, /1 violation/, text);
+    assert.match(text, /gone\/report\.ts:4/, text);
+    assert.ok(!/gone\/report\.ts:2\b/.test(text), text);
+  } finally {
+    await c.close();
+    r.dispose();
+  }
+});
