@@ -41,16 +41,18 @@ export function renderMermaid(a: LogAnalysis, nodeId: string): string {
   const body: string[] = [];
   const primary = a.primary;
   if (primary) {
-    const chain = primary.chain && primary.chain.length > 1 ? ` (${primary.chain.map((l) => l.code).join(' ← ')})` : '';
+    const chain = primary.chain && primary.chain.length > 1 ? primary.chain.map((l) => l.code) : [];
     const msg = primary.message.includes(primary.code) ? primary.message : `${primary.code} ${primary.message}`;
-    body.push(`    ${prev} --> ErrorDetected: ${label(msg + chain)}`);
+    body.push(`    ${prev} --> ErrorDetected: ${label(msg)}`);
     let last = 'ErrorDetected';
     if (primary.location) {
       body.push(`    ErrorDetected --> RootCause: ${label(formatLocation(primary.location), 120)}`);
       last = 'RootCause';
     }
+    // A chain gets its own line (final exception first): the message above has no room left for it.
+    if (chain.length) body.push(`    ErrorDetected --> ErrorDetected: chain ${label(chain.join(' ← '))}`);
     const others = Object.entries(a.codeCounts)
-      .filter(([code]) => code !== primary.code && code !== 'build-failed')
+      .filter(([code]) => code !== primary.code && code !== 'build-failed' && !chain.includes(code))
       .sort((x, y) => y[1] - x[1])
       .slice(0, 4)
       .map(([code, n]) => (n > 1 ? `${code} x${n}` : code));
