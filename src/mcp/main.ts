@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './server';
 import { resolveUserPath } from '../core/vault/userPath';
+import { OversizeLineFilter } from './oversizeFilter';
 
 /**
  * `k0maru mcp [--sidecar] [--vault PATH]` over stdio. The transport owns stdout: every log line goes to stderr.
@@ -19,7 +20,10 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const k0 = createMcpServer({ vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode: values.sidecar ? 'sidecar' : 'full' });
   // The SDK's default 10 MiB cap closes the connection on one big message; 64 MiB lets an oversized argument
   // (a 10 MB note) reach the tool and come back as a clear FILE_TOO_LARGE error instead.
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+  // Messages over the cap are dropped as they stream in and answered with FILE_TOO_LARGE (oversizeFilter.ts).
+  const input = new OversizeLineFilter(MAX_MESSAGE_BYTES, (m) => void transport.send(m), (m) => log('error', m));
+  process.stdin.pipe(input);
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 1 });
   transport.onerror = (err) => log('error', `transport: ${err.message}`);
   let closing = false;
   const shutdown = () => {

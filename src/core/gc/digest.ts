@@ -23,7 +23,7 @@ const CODE_RES: RegExp[] = [
 /** A safety bound only: the patterns are linear (path starts cannot overlap), tool outputs this big are folded. */
 const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
 const MAX_FILES_MENTIONED = 60;
-const MAX_ERROR_LINES_PER_NODE = 6;
+const MAX_ERROR_LINES_PER_NODE = 8;
 
 export interface NodeRef {
   node_id: string;
@@ -39,6 +39,10 @@ export interface NodeRef {
   codes?: string[];
   /** Distinct error lines of the raw text, verbatim. */
   error_lines?: string[];
+  /** Distinct analysed errors, `CODE message at file:line` (chains included). */
+  errors?: string[];
+  /** Test-run totals seen in the output. */
+  test_totals?: string[];
   /** Which part of the turn was folded. */
   field?: 'tool_output' | 'content' | 'tool_input';
 }
@@ -75,9 +79,9 @@ export class FactCollector {
 
   /** A folded output: its errors become facts that point at the node. */
   addNodeErrors(ref: NodeRef, turn: number): void {
-    const head = [ref.primary, ref.message, ref.root ? `at ${ref.root}` : ''].filter(Boolean).join(' ');
-    if (head) this.book.add('error', turn, head, ref.node_id);
+    for (const e of ref.errors ?? []) this.book.add('error', turn, e, ref.node_id);
     for (const l of (ref.error_lines ?? []).slice(0, MAX_ERROR_LINES_PER_NODE)) this.book.add('error', turn, l, ref.node_id);
+    for (const l of ref.test_totals ?? []) this.book.add('test', turn, l, ref.node_id);
     if (ref.primary) this.addCode(ref.primary, turn, ref.root, ref.node_id);
     for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') this.addCode(c, turn, undefined, ref.node_id);
   }

@@ -104,6 +104,7 @@ export class FactBook {
   private readonly seen = new Set<string>();
   private readonly commands = new Map<string, Fact>();
   readonly filesRead: { path: string; turn: number }[] = [];
+  private readonly addedTests = new Set<string>();
 
   add(kind: FactKind, turn: number, text: string, node?: string): Fact | undefined {
     const key = `${kind}\u0000${text}`;
@@ -155,7 +156,17 @@ export class FactBook {
           this.commands.set(text, f);
         }
       }
-      if (TEST_CMD.test(cmd) && output) for (const l of testSummary(output)) this.add('test', turn, l, node);
+      if (TEST_CMD.test(cmd) && output) {
+        for (const l of testSummary(output)) this.add('test', turn, l, node);
+        // The status of each test this session added, as the runner printed it.
+        if (this.addedTests.size) {
+          for (const raw of output.split('\n')) {
+            const l = raw.trim();
+            if (l.length > 240 || !/\b(?:ok|PASS(?:ED)?|FAIL(?:ED)?|passed|failed|not ok|✔|✖)\b/.test(l)) continue;
+            for (const name of this.addedTests) if (l.includes(name)) this.add('test', turn, l, node);
+          }
+        }
+      }
       if (/\bgit\s+(?:-c\s+\S+\s+)*commit\b/.test(cmd) && output) {
         const line = output.split('\n').find((l) => /^\[[^\]]+ [0-9a-f]{7,}\]/.test(l.trim()));
         if (line) this.add('commit', turn, line.trim());
@@ -167,10 +178,13 @@ export class FactBook {
     if (!path) return;
     if (toolName && EDIT_TOOLS.test(toolName)) {
       this.add('file', turn, path);
-      if (/(?:^|[/_.-])(?:tests?|specs?)(?:[/_.-]|$)|_test\.|\.test\.|\.spec\./i.test(path)) {
+      if (TEST_FILE.test(path)) {
         const written = writtenTextOf(toolInput);
         let named = 0;
-        for (const re of TEST_NAME_RES) for (const m of written.matchAll(re)) if (this.add('test', turn, m[m.length - 1])) named++;
+        for (const name of testNamesIn(written)) {
+          this.addedTests.add(name);
+          if (this.add('test', turn, name)) named++;
+        }
         // A framework-less C/C++ test: the added assertions are the tests.
         if (!named) for (const l of written.split('\n').filter((x) => /^\s*(?:assert|ASSERT_|EXPECT_|CHECK)/.test(x)).slice(0, 4)) this.add('test', turn, l.trim());
       }
@@ -181,6 +195,22 @@ export class FactBook {
   commandFacts(): Fact[] {
     return [...this.commands.values()];
   }
+}
+
+const TEST_FILE = /(?:^|[/_.-])(?:tests?|specs?)(?:[/_.-]|$)|_test\.|\.test\.|\.spec\./i;
+
+/** The tests an edit call adds: names defined in what it writes to a test file. */
+export function testsWrittenBy(toolName: string | undefined, toolInput: unknown): string[] {
+  const path = filePathOf(toolInput);
+  if (!path || !toolName || !EDIT_TOOLS.test(toolName) || !TEST_FILE.test(path)) return [];
+  return testNamesIn(writtenTextOf(toolInput));
+}
+
+/** Names of the tests a source text defines (Rust, pytest, Go, node:test / jest / vitest / mocha, GoogleTest). */
+export function testNamesIn(text: string): string[] {
+  const names: string[] = [];
+  for (const re of TEST_NAME_RES) for (const m of text.matchAll(re)) if (!names.includes(m[m.length - 1])) names.push(m[m.length - 1]);
+  return names;
 }
 
 function lastLine(output: string): string | undefined {

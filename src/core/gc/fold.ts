@@ -7,11 +7,17 @@ import { stripAnsi } from '../offload';
 
 /** A line that reports a failure, in any of the toolchains the offload analyser knows (and their test runners). */
 const ERROR_LINE =
-  /(?:\berror(?:\[[A-Z]?\d+\])?:|\berror TS\d+|^\s*error\b|\bERROR\b|\bFAIL(?:ED)?\b|^\s*E\s{2,}|\b[A-Z][A-Za-z]*(?:Error|Exception|Group)\b:|\bpanic(?:ked)?\b[: ]|\bfatal error\b|undefined reference to|WARNING: DATA RACE|AddressSanitizer|runtime error:|Traceback \(most recent call last\)|\bassert(?:ion)? failed|\*\*\* \[.*\] Error \d+|^\s*--> |^\s*at .*:\d+:\d+\)?$|\bnot ok\b|✖|✗)/;
-/** Compiler command lines mention -Werror and -o error.o; they are not failures. */
-const NOT_ERROR = /(?:^\s*(?:\/usr\/bin\/)?(?:c\+\+|g\+\+|gcc|clang\+?\+?|cc)\s+-|-Werror\b|\berrors?\s*[:=]\s*0\b|\b0 (?:failed|errors?)\b)/;
+  /(?:\berror(?:\[[A-Z]?\d+\])?:|\berror TS\d+|^\s*error\b|\bERROR\b|\bFAIL(?:ED)?\b|^\s*E\s{2,}|\b[A-Z][A-Za-z]*(?:Error|Exception|Group)\b:|\bpanic(?:ked)?\b[: ]|\bfatal error\b|undefined reference to|\bERR_[A-Z_]{3,}\b|WARNING: DATA RACE|AddressSanitizer|runtime error:|\bassert(?:ion)? failed|\*\*\* \[.*\] Error \d+|\bnot ok\b|✖|✗)/;
+/** Compiler command lines mention -Werror and -o error.o; they are not failures (a diagnostic's `[-Werror=x]` is). */
+const NOT_ERROR = /(?:^\s*(?:\/usr\/bin\/)?(?:c\+\+|g\+\+|gcc|clang\+?\+?|cc)\s+-|\berrors?\s*[:=]\s*0\b|\b0 (?:failed|errors?)\b)/;
 
 const MAX_EXCERPT_LINE = 400;
+/** The location line rustc, gcc notes and Go vet print right under a message. */
+const LOCATION_LINE = /^\s*(?:-->|::: |at )\s*\S+:\d+/;
+export const TEST_SUMMARY_LINE =
+  /(?:\b\d+ (?:passed|failed|xfailed|xpassed|skipped|errors?)\b|test result:|^ok\s+\S|^(?:FAIL|PASS)\s*$|^(?:FAIL|ok)\s+\S+\s+[\d.]+s$|^--- (?:PASS|FAIL): \w+ \(|tests? passed|^# (?:pass|fail|tests) \d+|^Tests:|^ℹ (?:pass|fail|tests) \d+)/;
+const MAX_SUMMARIES = 6;
+const TEST_STATUS = /\b(?:ok|PASS(?:ED)?|FAIL(?:ED)?|passed|failed|not ok)\b|[✔✖]/;
 /** A typed sentence: capital start, sentence end, none of the brackets, timestamps and `key=value` of log lines. */
 const PROSE_LINE = /^[A-Z][a-z'’]*\b[^=\[\]{}<>|\\]{3,300}[.?!]$/;
 
@@ -20,6 +26,8 @@ export interface Excerpt {
   tail: string[];
   /** Distinct error lines with their 1-based line number in the raw text. */
   errors: { line: number; text: string }[];
+  /** Test-run totals (`test result: ok. 96 passed`, `4 passed in 1.2s`), distinct. */
+  summaries: string[];
   /** Error lines not shown (over the cap). */
   moreErrors: number;
   lines: number;
@@ -41,13 +49,27 @@ export function isErrorLine(line: string): boolean {
 }
 
 /** One pass over the text; holds only the excerpt, whatever the size of the text. */
-export function excerptOf(text: string, limits: ExcerptLimits): Excerpt {
+export function excerptOf(text: string, limits: ExcerptLimits, watchTests: ReadonlySet<string> = new Set()): Excerpt {
   const head: string[] = [];
   const tailRing: string[] = [];
   const errors: { line: number; text: string }[] = [];
   const seen = new Set<string>();
+  const summaries: string[] = [];
+  const watched: string[] = [];
   let moreErrors = 0;
   let n = 0;
+  let pending: { line: number; text: string } | undefined;
+  const flush = () => {
+    if (!pending) return;
+    // The same message with other numbers (line, count, address) is the same error for the reader.
+    const key = pending.text.replace(/\d+/g, '#');
+    if (!seen.has(key)) {
+      seen.add(key);
+      if (errors.length < limits.maxErrors) errors.push({ line: pending.line, text: clip(pending.text) });
+      else moreErrors++;
+    }
+    pending = undefined;
+  };
   let start = 0;
   for (;;) {
     const nl = text.indexOf('\n', start);
@@ -62,27 +84,31 @@ export function excerptOf(text: string, limits: ExcerptLimits): Excerpt {
         tailRing.push(clip(line));
         if (tailRing.length > limits.tail) tailRing.shift();
       }
+      if (pending && LOCATION_LINE.test(line)) {
+        // rustc / gcc notes put the location under the message: keep them together.
+        pending.text = `${pending.text} ${line.trim()}`;
+        flush();
+      } else if (pending && n - pending.line >= 3) flush();
       if (line && isErrorLine(line)) {
-        // The same message with other numbers (line, count, address) is the same error for the reader.
-        const key = line.replace(/\d+/g, '#').trim();
-        if (!seen.has(key)) {
-          seen.add(key);
-          if (errors.length < limits.maxErrors) errors.push({ line: n, text: clip(line.trim()) });
-          else moreErrors++;
-        }
-      }
+        flush();
+        pending = { line: n, text: line.trim() };
+      } else if (line && summaries.length < MAX_SUMMARIES && TEST_SUMMARY_LINE.test(line) && !summaries.includes(line.trim())) summaries.push(clip(line.trim()));
+      else if (line && watched.length < MAX_SUMMARIES && watchTests.size && TEST_STATUS.test(line) && [...watchTests].some((t) => line.includes(t))) watched.push(clip(line.trim()));
     }
     if (nl < 0 || nl === text.length - 1) break;
     start = nl + 1;
   }
+  flush();
   // Head lines that are also the tail (short texts) are not repeated.
   const tail = tailRing.slice(Math.max(0, tailRing.length - Math.max(0, n - head.length)));
-  return { head, tail, errors, moreErrors, lines: n };
+  // The status lines of the tests the session added come first: they are what the agent was checking.
+  return { head, tail, errors, moreErrors, summaries: [...watched, ...summaries], lines: n };
 }
 
 export function renderExcerpt(nodeId: string, ex: Excerpt, what: string): string {
   const out = [`[k0maru: ${ex.lines} lines offloaded → ${nodeId}${what ? ` · ${what}` : ''}; inspect_log_node for the raw text]`];
   if (ex.head.length) out.push('head:', ...ex.head.map((l) => `  ${l}`));
+  if (ex.summaries.length) out.push('test totals:', ...ex.summaries.map((l) => `  ${l}`));
   if (ex.errors.length) {
     out.push(`errors (${nodeId}, log line):`);
     for (const e of ex.errors) out.push(`  L${e.line}: ${e.text}`);

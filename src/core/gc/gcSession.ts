@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { K0Error } from '../errors';
 import { throwIfCancelled } from '../host/cancel';
-import { appendLedger, countTokensSafe, formatLocation, offloadLog } from '../offload';
+import { appendLedger, countTokensSafe, formatLocation, offloadLog, type Location, type LogAnalysis } from '../offload';
 import type { VaultPaths } from '../vault/paths';
 import { FactCollector, type NodeRef } from './digest';
-import type { Fact } from './facts';
+import { testNamesIn, testsWrittenBy, type Fact } from './facts';
 import { excerptOf, HOT_EXCERPT, isErrorLine, renderExcerpt, splitPaste, WARM_EXCERPT, type Excerpt, type PasteSplit } from './fold';
 import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schema';
 
@@ -12,6 +12,8 @@ import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schem
 export const MAX_INLINE_OUTPUT_CHARS = 8000;
 
 /** A bigger `trajectory_json` is refused before it is parsed: parsing would hold several copies of it. */
+const MAX_LISTED_TESTS = 120;
+
 export const MAX_TRAJECTORY_CHARS = 32 * 1024 * 1024;
 
 /** Context share the seed calls the cognitive Smart-Zone. */
@@ -108,18 +110,39 @@ interface TurnFolds {
   input?: Map<string, Fold>;
 }
 
+/** Each distinct error the analyser found (chains included), as `CODE message at file:line`. */
+function distinctErrors(a: LogAnalysis): string[] {
+  const out = new Set<string>();
+  const add = (code: string, message: string, loc: string) => {
+    const m = message.startsWith(code) ? message : `${code} ${message}`;
+    out.add(`${m.slice(0, 240)}${loc ? ` at ${loc}` : ''}`);
+  };
+  for (const e of [a.primary, ...a.errors]) {
+    if (!e || out.size >= 8) continue;
+    add(e.code, e.message, formatLocation(e.location));
+    for (const c of (e.chain ?? []) as unknown[]) {
+      if (c && typeof c === 'object' && 'code' in c) {
+        const link = c as { code: string; message?: string; location?: Location };
+        add(link.code, link.message ?? '', formatLocation(link.location));
+      }
+    }
+  }
+  return [...out].slice(0, 8);
+}
+
 const isBig = (text: string, threshold: number) => text.length > MAX_INLINE_OUTPUT_CHARS || lineCount(text) > threshold;
 
 function warmExcerpt(ex: Excerpt): Excerpt {
   const errors = ex.errors.slice(0, WARM_EXCERPT.maxErrors);
-  return { head: [], tail: ex.tail.slice(-WARM_EXCERPT.tail), errors, moreErrors: ex.moreErrors + ex.errors.length - errors.length, lines: ex.lines };
+  return { head: [], tail: ex.tail.slice(-WARM_EXCERPT.tail), errors, summaries: ex.summaries, moreErrors: ex.moreErrors + ex.errors.length - errors.length, lines: ex.lines };
 }
 
 function foldText(f: Fold, hot: boolean): string {
   const ref = f.folded.ref;
   if (f.repeat && !hot) return `[k0maru: same failure as turn ${ref.turn} → ${ref.node_id}]`;
   const where = [ref.primary, ref.root ? `at ${ref.root}` : ''].filter(Boolean).join(' ');
-  const what = [where, ref.count > 1 ? `seen ${ref.count}×` : ''].filter(Boolean).join(' · ');
+  const codes = (ref.codes ?? []).filter((c) => c !== ref.primary && c !== 'build-failed');
+  const what = [where, codes.length ? `also ${codes.slice(0, 8).join(', ')}` : '', ref.count > 1 ? `seen ${ref.count}×` : ''].filter(Boolean).join(' · ');
   return renderExcerpt(ref.node_id, hot ? f.folded.excerpt : warmExcerpt(f.folded.excerpt), what);
 }
 
@@ -166,7 +189,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     throwIfCancelled(input.signal, 'context GC');
     const r = await offloadLog(paths, { text, taskName: `gc-${traj.session_id}`, threshold: 0, source: 'gc', signal: input.signal });
     const p = r.analysis.primary;
-    const excerpt = excerptOf(text, HOT_EXCERPT);
+    const excerpt = excerptOf(text, HOT_EXCERPT, addedTests);
     const ref: NodeRef = {
       node_id: r.nodeId!,
       turn: i + 1,
@@ -178,6 +201,8 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       count: 1,
       codes: Object.keys(r.analysis.codeCounts),
       error_lines: excerpt.errors.map((e) => e.text),
+      errors: distinctErrors(r.analysis),
+      test_totals: excerpt.summaries,
       field,
     };
     const sig = p && field !== 'tool_input' ? `${t.tool_name ?? ''}|${p.code}|${ref.root ?? ''}` : undefined;
@@ -193,6 +218,8 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
     if (sig) bySignature.set(sig, folded);
     return { folded, repeat: false };
   };
+  // Tests the session adds anywhere: their status lines are kept in the excerpt of any test run.
+  const addedTests = new Set(turns.flatMap((t) => testsWrittenBy(t.tool_name, t.tool_input)).slice(0, 500));
   for (let i = 0; i < n; i++) {
     const t = turns[i];
     if (!known.has(t.role) || (t as GcTurn).k0maru_gc) continue;
@@ -303,7 +330,12 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       }
       if (tf?.input) {
         const ti = { ...(t.tool_input as Record<string, unknown>) };
-        for (const [k, f] of tf.input) ti[k] = `[k0maru: ${f.folded.ref.lines} lines → ${f.folded.ref.node_id}; inspect_log_node for the full text]`;
+        for (const [k, f] of tf.input) {
+          // The names of the tests a written file defines stay: "tests added" must survive the fold.
+          const names = testNamesIn(String((t.tool_input as Record<string, unknown>)[k]));
+          const list = names.length ? `; defines tests: ${names.slice(0, MAX_LISTED_TESTS).join(', ')}${names.length > MAX_LISTED_TESTS ? ` (+${names.length - MAX_LISTED_TESTS})` : ''}` : '';
+          ti[k] = `[k0maru: ${f.folded.ref.lines} lines → ${f.folded.ref.node_id}${list}; inspect_log_node for the full text]`;
+        }
         next.tool_input = ti;
         warmFolded++;
         meta ??= { tier: 2, node_id: [...tf.input.values()][0].folded.ref.node_id, seen: 1 };
