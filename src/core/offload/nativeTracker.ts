@@ -156,6 +156,24 @@ export class NativeTracker {
       if (ts && err.runtime !== 'javascript') err.runtime = 'typescript';
       return true;
     }
+    if ((m = line.match(RX.tsErrGlobal))) {
+      s.record({ code: m[1], kind: 'type-error', message: m[2], runtime: 'typescript', phase: 'compile' });
+      return true;
+    }
+    if ((m = line.match(RX.kotlinErr))) {
+      const err = s.record({ code: 'kotlin-error', kind: 'compile-error', message: m[4], runtime: 'java', phase: 'compile' });
+      s.setLocation(err, loc(m[1], m[2], m[3]));
+      return true;
+    }
+    if ((m = line.match(RX.shellErr))) {
+      const err = s.record({ code: /command not found/.test(m[3]) ? 'command-not-found' : 'sh-error', kind: 'exception', message: m[3], runtime: 'shell', phase: s.runtimePhase() });
+      s.setLocation(err, loc(m[1], m[2]));
+      return true;
+    }
+    if ((m = line.match(RX.ldCannotFind))) {
+      s.record({ code: 'link-error', kind: 'link-error', message: m[1], runtime: 'c-cpp', phase: 'compile' });
+      return true;
+    }
     if ((m = line.match(RX.asanErr))) {
       const on = m[3] ? ` on ${m[3].replace(/ at pc .*$/, '')}` : '';
       const leak = m[1] === 'LeakSanitizer';

@@ -17,6 +17,11 @@ export const RX = {
   cargoTestResult: /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed/,
   // TypeScript
   tsErr: /^(.+?)\((\d+),(\d+)\): error ((?:TS|CS)\d+): (.*?)(?: \[[^\]]+\])?$/,
+  tsErrGlobal: /^error (TS\d+): (.+)$/,
+  kotlinErr: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+) (.+)$/,
+  // bash/sh runtime errors: `./deploy.sh: line 3: foo: command not found`.
+  shellErr: /^((?:\.{0,2}\/)?\S+\.(?:sh|bash)|\/\S+): line (\d+): (.+)$/,
+  ldCannotFind: /^(?:\S*\/)?ld(?:\.\w+)?: (cannot find .+)$/,
   tsErrPretty: /^\s*(\S.*?):(\d+):(\d+) - error (TS\d+): (.*)$/,
   eslintUnix: /^(.+?):(\d+):(\d+): (.+?) \[(Error|Warning)\/(\S+)\]$/,
   // C / C++ toolchains

@@ -5,6 +5,7 @@ import type { ChainLink, Location, LogError } from './types';
 const RX = {
   traceback: /^(?:Exception Group )?Traceback \(most recent call last\):$/,
   frame: /^\s+File "(.+?)", line (\d+)(?:, in (.+))?$/,
+  bareFrame: /^ {2}File "(.+?\.py)", line (\d+)$/,
   exc: /^([A-Za-z_][\w.]*)(?:: (.*))?$/,
   chain: /^(?:The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)$/,
   // ExceptionGroup tracebacks draw a tree: `  + Exception Group Traceback`, `  | …`, `  +-+---- 1 ----`.
@@ -139,6 +140,15 @@ export class PythonTracker {
   /** Lines that open a traceback, a chain link or a pytest section. True when consumed. */
   start(line: string): boolean {
     let m: RegExpMatchArray | null;
+    // A SyntaxError in the script Python was asked to run is printed without a "Traceback" header.
+    if ((m = line.match(RX.bareFrame))) {
+      this.tb = { active: true };
+      const l = loc(m[1], m[2]);
+      this.tb.lastAny = l;
+      if (!isLibraryPath(l.file)) this.tb.lastUser = l;
+      this.sink.addPhase(this.sink.runtimePhase());
+      return true;
+    }
     if (RX.traceback.test(line)) {
       if (line.startsWith('Exception Group')) this.group = { active: true, into: this.group.into };
       this.tb = { active: true };

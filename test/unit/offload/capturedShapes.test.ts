@@ -22,6 +22,10 @@ const CASES: { file: string; code: string; message: string; root?: string; test?
   { file: 'javac-two-errors.log', code: 'cannot-find-symbol', message: 'cannot find symbol', root: 'com/acme/Bad.java:3' },
   { file: 'cpp-uncaught-exception.log', code: 'std::out_of_range', message: 'index past end' },
   { file: 'make-missing-separator.log', code: 'make-error', message: 'missing separator', root: 'Makefile:2' },
+  { file: 'python-bare-syntaxerror.log', code: 'SyntaxError', message: "'(' was never closed", root: 'misc/app.py:1' },
+  { file: 'bash-command-not-found.log', code: 'command-not-found', message: 'build_assets: command not found', root: 'deploy.sh:4' },
+  { file: 'ld-cannot-find-library.log', code: 'link-error', message: 'cannot find -lnotthere' },
+  { file: 'node-cjs-module-not-found.log', code: 'MODULE_NOT_FOUND', message: "Cannot find module './missing-helper'", root: 'misc/index.js:1' },
   { file: 'cargo-test-backtrace-index.log', code: 'panic', message: 'index out of bounds', root: 'src/lib.rs:3', test: 'tests::fee_of_a_small_amount' },
 ];
 

@@ -163,3 +163,14 @@ mod tests {
 }
 EOF
 run cargo-test-backtrace-index "$SRC/rs" env RUST_BACKTRACE=1 cargo test --offline -q
+
+# Bare SyntaxError (no Traceback header), a bash "command not found", ld's missing library, Node's missing module
+mkdir -p "$SRC/misc"
+printf 'def total(xs:\n    return sum(xs)\n' >"$SRC/misc/app.py"
+printf '#!/bin/bash\nset -e\necho start\nbuild_assets --minify\n' >"$SRC/misc/deploy.sh"
+printf 'int main(){return 0;}\n' >"$SRC/misc/m.c"
+printf "const helper = require('./missing-helper');\nhelper();\n" >"$SRC/misc/index.js"
+run python-bare-syntaxerror "$SRC/misc" python3 app.py
+run bash-command-not-found "$SRC/misc" bash ./deploy.sh
+run ld-cannot-find-library "$SRC/misc" gcc m.c -lnotthere -o m
+run node-cjs-module-not-found "$SRC/misc" node index.js
