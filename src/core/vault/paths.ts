@@ -140,7 +140,7 @@ export function locateVault(opts: LocateOptions = {}): VaultPaths {
   const env = opts.env ?? process.env;
   const explicit = opts.vault ?? env.K0MARU_VAULT ?? undefined;
   if (explicit) {
-    const abs = resolve(opts.cwd ?? process.cwd(), explicit);
+    const abs = resolveUserPath(explicit, opts.cwd ?? process.cwd()); // `.\app`, `C:\…` (userPath.ts)
     if (!existsSync(abs)) throw new K0Error('VAULT_NOT_FOUND', `vault path does not exist: ${abs}`);
     if (abs.endsWith(K0_DIR) && isDir(abs)) return pathsForProject(dirname(abs));
     if (isDir(join(abs, K0_DIR))) return pathsForProject(abs);

@@ -16,7 +16,7 @@ import { DIST_CLI, ensureBuilt } from '../../helpers/build';
 const ADR = (scope: string, eol = '\n') =>
   ['---', 'status: accepted', '---', '# ADR-1: No eval', '', '## Invariants', '', `- deny: \`eval(\` | in: ${scope} | id: NO-EVAL | because: eval runs untrusted code.`, ''].join(eol);
 
-function workspace(files: Record<string, string>): { dir: string; run(args: string[], cwd?: string): { code: number; out: string; err: string }; done(): void } {
+function workspace(files: Record<string, string>): { dir: string; run(args: string[], cwd?: string, env?: Record<string, string>): { code: number; out: string; err: string }; done(): void } {
   ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'k0-winpaths-'));
   for (const [rel, text] of Object.entries(files)) {
@@ -25,8 +25,8 @@ function workspace(files: Record<string, string>): { dir: string; run(args: stri
   }
   return {
     dir,
-    run: (args, cwd = dir) => {
-      const r = spawnSync(process.execPath, [DIST_CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: dir }, encoding: 'utf8' });
+    run: (args, cwd = dir, env = {}) => {
+      const r = spawnSync(process.execPath, [DIST_CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, encoding: 'utf8' });
       return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
     },
     done: () => rmSync(dir, { recursive: true, force: true }),
@@ -39,6 +39,11 @@ test('issue16-item19: --vault with backslashes works, a drive-letter path off Wi
     const r = w.run(['recall', 'payments', '--mode', 'bm25', '--vault', '.\\work\\app']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /hello\.md/);
+    const viaEnv = w.run(['recall', 'payments', '--mode', 'bm25'], w.dir, { K0MARU_VAULT: 'work\\app' });
+    assert.equal(viaEnv.code, 0, viaEnv.err);
+    assert.match(viaEnv.out, /hello\.md/);
+    const mcp = w.run(['mcp', '--vault', 'C:\\x'], w.dir);
+    assert.equal(mcp.code, 2, 'the MCP server refuses a drive-letter vault off Windows before it starts');
     const drive = w.run(['recall', 'payments', '--vault', 'C:\\Users\\dev\\app']);
     assert.equal(drive.code, 2, drive.err);
     assert.match(drive.err, /is a Windows path.*\[INVALID_ARGUMENT\]/);
