@@ -170,6 +170,26 @@ async function evaluate(file: string, want: Label, refsDir: string): Promise<Log
   };
 }
 
+function crashed(file: string, want: Label): LogResult {
+  return {
+    file,
+    runner: want.runner,
+    split: want.split,
+    lines: 0,
+    primaryOk: false,
+    rootOk: false,
+    testOk: false,
+    chainOk: want.chain ? false : null,
+    chainRootsOk: want.chain_roots ? false : null,
+    cut: 0,
+    tokensBefore: 0,
+    tokensAfter: 0,
+    mermaidLines: 0,
+    got: {},
+    want,
+  };
+}
+
 interface Figures {
   logs: number;
   primary: number;
@@ -255,7 +275,13 @@ async function main(): Promise<void> {
       // One refs folder per log: the offload ledger and dedup of one log never affect another.
       const refsDir = join(work, file);
       mkdirSync(refsDir, { recursive: true });
-      results.push(await evaluate(file, want, refsDir));
+      try {
+        results.push(await evaluate(file, want, refsDir));
+      } catch (err) {
+        // A crash on one log is a miss on every count for that log, not the end of the evaluation.
+        console.log(`CRASH ${want.split}/${file}: ${(err as Error).message}`);
+        results.push(crashed(file, want));
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
