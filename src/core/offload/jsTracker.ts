@@ -34,6 +34,7 @@ const RX = {
   tapEnd: /^\s+\.\.\.$/,
   // Lines that end whatever report is open.
   closer: /^(?:Node\.js v\d+|ℹ (?:tests|pass|fail) \d+|Tests:\s|\s*Test Files\s|\s*Tests\s+\d|\s+\d+ (?:passing|failing)|⎯{3,}|# (?:tests|pass|fail) \d+)/,
+  thrown: /^\s*thrown: (.+)$/,
   jestMatcher: /^\s*(expect\(.*|Expected.*|Received.*)$/,
 };
 
@@ -96,7 +97,7 @@ export class JsTracker {
     }
     if ((m = line.match(RX.vitest)) || (m = line.match(RX.vitestFile))) return this.header(testOf(m[1]), { suiteError: !m[1].includes(' > ') });
     if ((m = line.match(RX.nodeTest)) && !/^failing tests:?$/.test(m[1])) return this.header(m[1]);
-    if ((m = line.match(RX.jest)) && !/^Console$/.test(m[1])) return this.header(m[1].replace(/ › /g, ' > '), { jest: true, suiteError: /^Test suite failed to run$/.test(m[1]) });
+    if ((m = line.match(RX.jest)) && !/^Console$/.test(m[1])) return this.header(m[1], { jest: true, suiteError: /^Test suite failed to run$/.test(m[1]) });
     if ((m = line.match(RX.mocha)) && !/^\s*\d+\) .*\d+ms\)$/.test(line)) {
       this.header(m[2]);
       this.test.mochaOpen = !m[3];
@@ -108,6 +109,11 @@ export class JsTracker {
     }
     if ((m = line.match(RX.err)) && (!m[1] || this.test.name)) {
       this.error(m[2], m[3], m[4] ?? '', m[1].length);
+      return true;
+    }
+    if (this.test.name && !this.cur && (m = line.match(RX.thrown))) {
+      // A test that threw a non-Error value (jest prints a timeout this way too).
+      this.error(/Exceeded timeout/.test(m[1]) ? 'timeout' : 'thrown', undefined, m[1].replace(/^"|"$/g, ''), 0);
       return true;
     }
     if (this.test.jest && this.test.name && !this.cur && (m = line.match(RX.jestMatcher))) {

@@ -94,8 +94,10 @@ export class PythonTracker {
     if ((m = line.match(RX.header))) {
       this.closeEntry();
       const setup = this.pytest.section === 'ERRORS';
+      // A collection error belongs to a module, not to a test.
+      const collecting = /^ERROR collecting /.test(m[1]);
       const name = m[1].replace(/^ERROR (?:at|collecting) (?:setup of |teardown of )?/, '');
-      const err = this.sink.record({ code: 'AssertionError', kind: setup ? 'setup-error' : 'test-failure', message: m[1], runtime: 'python', phase: 'test', test: name });
+      const err = this.sink.record({ code: 'AssertionError', kind: setup ? 'setup-error' : 'test-failure', message: m[1], runtime: 'python', phase: 'test', ...(collecting ? {} : { test: name }) });
       this.byTest.set(name, err);
       this.pytest.entry = { err, links: [{ code: 'AssertionError', message: m[1] }], sawE: false };
       return true;
@@ -207,7 +209,7 @@ export class PythonTracker {
     const final = links[0];
     if (!final) return;
     this.sink.recode(e.err, final.code);
-    if (final.message) e.err.message = `${e.err.test}: ${final.message}`;
+    if (final.message) e.err.message = `${e.err.test ?? e.err.message}: ${final.message}`;
     if (final.location) this.sink.setLocation(e.err, final.location);
     if (links.length > 1) e.err.chain = links;
   }

@@ -17,7 +17,7 @@ const CASES: { file: string; code: string; message: string; root?: string; test?
   { file: 'python-raise-from-checkout.log', code: 'CheckoutError', message: 'no rate for USD', root: 'shop/shop/pricing.py:18', chain: ['CheckoutError', 'KeyError'] },
   { file: 'python-during-handling-json.log', code: 'JSONDecodeError', message: 'Expecting property name', root: 'shop/shop/pricing.py:26', chain: ['JSONDecodeError', 'FileNotFoundError'] },
   { file: 'pytest-tb-native-failure-and-fixture-error.log', code: 'AssertionError', message: 'assert 1.0 == 2.0', root: 'tests/test_pricing.py:12', test: 'test_rate_of_euro' },
-  { file: 'pytest-collection-error.log', code: 'ModuleNotFoundError', message: "No module named 'nonexistent_mod'", root: 'tests/test_c.py:1', test: 'tests/test_c.py' },
+  { file: 'pytest-collection-error.log', code: 'ModuleNotFoundError', message: "No module named 'nonexistent_mod'", root: 'tests/test_c.py:1' },
   { file: 'java-stream-caused-by.log', code: 'IllegalArgumentException', message: 'bad amount x2', root: 'com/acme/App.java:7', chain: ['IllegalArgumentException', 'NumberFormatException'] },
   { file: 'javac-two-errors.log', code: 'cannot-find-symbol', message: 'cannot find symbol', root: 'com/acme/Bad.java:3' },
   { file: 'cpp-uncaught-exception.log', code: 'std::out_of_range', message: 'index past end' },
