@@ -52,7 +52,7 @@ function commandHelp(cmd: Command): string {
     .join('\n')}\n\nGlobal options: --vault PATH, --json, --debug`;
 }
 
-/** The first usage line of a command, as `Usage: k0maru …` (continuation lines aligned under it). */
+/** A command's usage lines, the first as `Usage: k0maru …` and the others aligned under it. */
 function usageLines(cmd: Command): string {
   return cmd.usage
     .split('\n')
