@@ -59,3 +59,34 @@ test('every labelled log renders a valid Mermaid diagram of at most 15 lines tha
     await mermaid.parse(diagram).catch((err: Error) => assert.match(err.message, /DOMPurify/, `${label.file}: ${err.message}\n${diagram}`));
   }
 });
+
+// The four misses issue 15 reported, named (each failed before the per-language trackers).
+const primaryOf = (file: string) => analyzeText(readFileSync(join(LOG_DIR, file), 'utf8')).primary;
+
+test('issue15 miss 1: the node --test spec reporter reports the failing assertion, not "no error found"', () => {
+  const p = primaryOf('node-test-spec-reporter.log');
+  assert.equal(p?.kind, 'test-failure');
+  assert.match(p?.code ?? '', /AssertionError|ERR_ASSERTION/);
+  assert.ok(p?.location && !/node:/.test(p.location.file));
+  assert.ok(p?.test);
+});
+
+test('issue15 miss 2: vitest roots at the user test frame printed after ❯', () => {
+  const p = primaryOf('vitest-assertion.log');
+  assert.match(`${p?.location?.file}:${p?.location?.line}`, /test\/cart\.test\.js:11$/);
+});
+
+test('issue15 miss 3: pytest with one assertion failure and one fixture error reports the assertion, rooted in the test, not in the stdlib', () => {
+  const p = primaryOf('pytest-v-failure-error-xfail.log');
+  assert.equal(p?.code, 'AssertionError');
+  assert.equal(p?.kind, 'test-failure');
+  assert.match(`${p?.location?.file}:${p?.location?.line}`, /tests\/test_tax\.py:14$/);
+  assert.doesNotMatch(p?.location?.file ?? '', /lib\/python/);
+});
+
+test('issue15 miss 4: a Python chain reports the final exception and where every link surfaced', () => {
+  const p = primaryOf('python-chained-exception.log');
+  assert.equal(p?.code, 'FileNotFoundError');
+  assert.deepEqual(p?.chain?.map((l) => l.code), ['FileNotFoundError', 'CheckoutError', 'KeyError']);
+  assert.deepEqual(p?.chain?.map((l) => `${l.location?.file.replace(/^.*pyshop\//, '')}:${l.location?.line}`), ['chained_main.py:14', 'shop/checkout.py:19', 'shop/pricing.py:13']);
+});
