@@ -125,3 +125,14 @@ test('eval set: every session has its must-survive facts in its input, labelled 
     for (const fact of facts.facts) assert.ok(fact.turn >= 1 && fact.turn <= session.turns.length, `${f}: ${fact.text}`);
   }
 });
+
+test('eval set meets the issue numbers: TRR ≥ 85 % from 20k tokens, ≥ 90 % of must-survive facts verbatim, never above the zone', async () => {
+  const { evaluate } = await import('../../../bench/gcEval');
+  const rows = await evaluate();
+  assert.ok(rows.length >= 6);
+  for (const r of rows) {
+    assert.notEqual(r.pass.trr, false, `${r.name}: TRR ${r.trrPct}%`);
+    assert.equal(r.pass.facts, true, `${r.name}: ${r.lost.join('; ')}`);
+    assert.notEqual(r.pass.zone, false, `${r.name}: ${r.zoneAfter}`);
+  }
+});
