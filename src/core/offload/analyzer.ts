@@ -83,7 +83,7 @@ export class LogAnalyzer implements ReportSink {
   }
 
   private analyse(raw: string): void {
-    const line = this.python.normalise(raw);
+    const line = this.python.normalise(stripTimestamp(raw));
     if (!line.trim()) {
       this.native.onBlank();
       this.go.onBlank();
@@ -187,6 +187,13 @@ export class LogAnalyzer implements ReportSink {
     if (RX.warning.test(line)) this.warningCount++;
     if (RX.nodeVersion.test(line)) this.evidence.javascript++;
   }
+}
+
+/** CI services (GitHub Actions, GitLab, Buildkite) stamp every line with an ISO time; the report starts after it. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? /;
+
+function stripTimestamp(line: string): string {
+  return line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57 ? line.replace(TIMESTAMP, '') : line;
 }
 
 /** The printed output inside a `go test -json` event line, or undefined for any other line. */

@@ -45,3 +45,15 @@ for (const c of CASES) {
     for (const l of p.chain ?? []) assert.ok(l.location && !/node:|lib\/python|java\.base/.test(l.location.file), `${l.code} @ ${formatLocation(l.location)}`);
   });
 }
+
+test('the same logs stamped line by line with CI timestamps (GitHub Actions style) analyse the same', () => {
+  for (const c of CASES) {
+    const raw = readFileSync(join(DIR, c.file), 'utf8');
+    const stamped = raw.split('\n').map((l, i) => `2026-12-02T01:${String(i % 60).padStart(2, '0')}:07.1234567Z ${l}`).join('\n');
+    const a = analyzeText(raw).primary;
+    const b = analyzeText(stamped).primary;
+    assert.equal(b?.code, a?.code, c.file);
+    assert.equal(formatLocation(b?.location), formatLocation(a?.location), c.file);
+    assert.equal(b?.test, a?.test, c.file);
+  }
+});
