@@ -45,6 +45,11 @@ export const gcCommand: Command = {
     writeLine(io.stdout, `✓ Session ${rep.session_id} compacted: ${rep.turns_before} → ${rep.turns_after} turns, ${rep.tokens_before} → ${rep.tokens_after} tokens (TRR ${pct(rep.trr)})`);
     writeLine(io.stdout, `  Context: ${pct(rep.share_before)} → ${pct(rep.share_after)} of ${rep.context_window} tokens (${rep.in_smart_zone ? 'in' : rep.zone} the 15–60% Smart-Zone${rep.in_smart_zone ? '' : ''})`);
     writeLine(io.stdout, `  Tiers: ${rep.tiers.hot} hot, ${rep.tiers.warm_folded} folded, ${rep.tiers.collapsed} collapsed, ${rep.tiers.digested} digested; ${rep.nodes_created.length} offload nodes`);
+    if (rep.facts_kept.length) {
+      const byKind = new Map<string, number>();
+      for (const f of rep.facts_kept) byKind.set(f.kind, (byKind.get(f.kind) ?? 0) + 1);
+      writeLine(io.stdout, `  Facts kept in the digest: ${rep.facts_kept.length} (${[...byKind].map(([k, c]) => `${c} ${k}`).join(', ')}); --json lists them with their turn`);
+    }
     for (const u of rep.unknown_roles) writeLine(io.stderr, `note: turn ${u.turn} has unknown role '${u.role}': kept verbatim`);
     if (r.digest) writeLine(io.stdout, `\n${r.digest}`);
     return EXIT.OK;

@@ -97,7 +97,7 @@ export const gcSessionContextTool: ToolDefinition = {
         signal: ctx.signal,
       });
       const rep = r.report;
-      const summary = `✓ Context GC: ${rep.tokens_before} → ${rep.tokens_after} tokens (TRR ${(rep.trr * 100).toFixed(1)}%), ${rep.turns_before} → ${rep.turns_after} turns, ${(rep.share_after * 100).toFixed(1)}% of ${rep.context_window} (${rep.in_smart_zone ? 'in' : rep.zone} the 15–60% Smart-Zone), ${rep.nodes_created.length} node(s) created.`;
+      const summary = `✓ Context GC: ${rep.tokens_before} → ${rep.tokens_after} tokens (TRR ${(rep.trr * 100).toFixed(1)}%), ${rep.turns_before} → ${rep.turns_after} turns, ${(rep.share_after * 100).toFixed(1)}% of ${rep.context_window} (${rep.in_smart_zone ? 'in' : rep.zone} the 15–60% Smart-Zone), ${rep.nodes_created.length} node(s) created, ${rep.facts_kept.length} fact(s) kept verbatim in the digest (report.facts_kept lists them with their turn).`;
       return textResult(`${summary}\n\n${JSON.stringify(r.trajectory)}`, { report: rep as unknown as Record<string, unknown>, trajectory: r.trajectory as unknown as Record<string, unknown> } as Record<string, unknown>);
     }),
 };
