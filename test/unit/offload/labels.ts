@@ -14,6 +14,8 @@ export interface LogLabel {
   test: string | null;
   /** Exception chain codes, final exception first. */
   chain?: string[];
+  /** Where each link of `chain` surfaced (its deepest user frame), same order; null: no user frame. */
+  chain_roots?: (string | null)[];
   split: 'tune' | 'holdout';
 }
 
@@ -33,7 +35,8 @@ export interface Verdict {
   got: string;
 }
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** Case, runs of white space and quoting (`x`, ‘x’, "x") are not what a label is about. */
+const norm = (s: string) => s.replace(/[`‘’“”"']/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** A printed path ends with the labelled one at a path boundary (`/tmp/x/src/a.rs:3` matches `src/a.rs:3`). */
 export function sameRoot(actual: string, expected: string): boolean {
@@ -53,13 +56,15 @@ export function judge(label: LogLabel, a: LogAnalysis = analyzeText(readFileSync
   const testOk = label.test === null ? !p?.test : !!p?.test && (p.test === label.test || p.test.includes(label.test));
   const codes = p?.chain?.map((l) => l.code) ?? [];
   const chainOk = label.chain ? codes.length === label.chain.length && codes.every((c, i) => c === label.chain![i]) : codes.length <= 1;
+  const roots = p?.chain?.map((l) => (l.location ? `${l.location.file}:${l.location.line}` : null)) ?? [];
+  const rootsOk = !label.chain_roots || (roots.length === label.chain_roots.length && label.chain_roots.every((r, i) => (r === null ? roots[i] === null : !!roots[i] && sameRoot(roots[i]!, r))));
   return {
     file: label.file,
     split: label.split,
     primary: typeOk && messageOk,
     root: rootOk,
     test: testOk,
-    chain: chainOk,
+    chain: chainOk && rootsOk,
     got: p ? `[${p.code}/${p.kind}] ${p.message.slice(0, 120)} @ ${formatLocation(p.location) || '-'} test=${p.test ?? '-'} chain=${codes.join(',') || '-'}` : 'no primary',
   };
 }
