@@ -99,3 +99,24 @@ test('the configured command starts a working server from any working directory 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('upgrading an install of the sh era: the sh MCP launcher is deleted and listed, the old Stop hook entry is replaced, not doubled', () => {
+  const root = repo();
+  try {
+    mkdirSync(join(root, '.k0maru/bin'), { recursive: true });
+    writeFileSync(join(root, '.k0maru/bin/k0maru-mcp'), '#!/bin/sh\n# Written by k0maru. Finds k0maru on any machine\nexit 127\n');
+    mkdirSync(join(root, '.claude'));
+    const oldStop = 'sh "${CLAUDE_PROJECT_DIR:-.}/.k0maru/bin/k0maru-hook" stop';
+    writeFileSync(join(root, '.claude/settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: oldStop, timeout: 60 }] }, { hooks: [{ type: 'command', command: 'echo mine' }] }] } }));
+    const r = installIntegrations(root, { command: 'k0maru' });
+    assert.deepEqual(r.agents.deleted, ['.k0maru/bin/k0maru-mcp']);
+    assert.equal(existsSync(join(root, '.k0maru/bin/k0maru-mcp')), false);
+    const stops = JSON.parse(read(join(root, '.claude/settings.json'))).hooks.Stop.flatMap((e: { hooks: { command: string }[] }) => e.hooks.map((h) => h.command));
+    assert.equal(stops.length, 2, stops.join('\n'));
+    assert.equal(stops.filter((c: string) => c.includes('k0maru-hook')).length, 1);
+    assert.ok(stops.includes('echo mine'));
+    assert.match(stops.find((c: string) => c.includes('k0maru-hook'))!, /^node -e /);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
