@@ -27,9 +27,11 @@ const NO_CHANNEL = 'vector channel unavailable';
 /**
  * The recall policy every adapter answers with (MCP tool, CLI, console, editor command), so they cannot drift:
  * - `bm25` never touches the embedding model;
- * - `hybrid` / `vector` ask the host for its channel within the budget. Until an embedding model is loaded —
- *   none installed, a broken one, a crashed worker, or getting the channel failed outright — the answer comes
- *   from BM25, `effectiveMode` says `bm25`, and `warnings` says why, once, in the host's words;
+ * - `hybrid` / `vector` ask the host for its channel within the budget, which the model load counts against (it
+ *   runs in the background: ModelLoader). Until an embedding model is loaded — none installed, a broken one, a
+ *   crashed worker, one still loading when the budget ends, or getting the channel failed outright — the answer
+ *   comes from BM25 (the query cannot be embedded, so no stored vector helps), `effectiveMode` says `bm25`, and
+ *   `warnings` says why, once, in the host's words;
  * - passages still waiting for vectors are reported (recall adds that warning and `pendingVectors`).
  * Only cancellation and bad input fail the call; nothing about the model ever does.
  */
