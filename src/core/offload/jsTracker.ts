@@ -11,6 +11,7 @@ import type { ChainLink, Location, LogError } from './types';
 const RX = {
   // `TypeError: x`, `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`; indented under a test header.
   err: /^(\s*)(?:Uncaught )?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Za-z_0-9]+)\])?(?:: (.*))?$/,
+  causeBody: /^\s*((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))(?: \[([A-Za-z_0-9]+)\])?(?:: (.*))?$/,
   cause: /^\s*(?:\[cause\]|Caused by): (?:\[?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))\]?(?: \[([A-Za-z_0-9]+)\])?)(?:: (.*))?$/,
   // V8: `    at fn (file:1:2)`, `    at file:1:2`; vitest: ` ❯ fn file:1:2`, ` ❯ file:1:2`.
   frame: /^\s+at (?:(?:async )?(.+?) \()?(.+?):(\d+):(\d+)\)?$/,
@@ -44,6 +45,7 @@ const FRAME_WINDOW = 60;
 export class JsTracker {
   private test: { name?: string; mochaOpen?: boolean; jest?: boolean; suiteError?: boolean } = {};
   private readonly seenTests = new Set<string>();
+  private causeNext = false;
   /** Links whose location is a user stack frame (it then beats the throw-site fallback and later frames). */
   private readonly userFramed = new WeakSet<ChainLink>();
   private cur: { err: LogError; link: ChainLink; indent: number; ttl: number; sawFrame: boolean; counted: boolean } | undefined;
@@ -69,11 +71,17 @@ export class JsTracker {
       this.frame(loc(m[2], m[3], m[4]));
       return true;
     }
-    if ((m = line.match(RX.cause))) {
+    if ((m = line.match(RX.cause)) || (this.causeNext && (m = line.match(RX.causeBody)))) {
+      this.causeNext = false;
       const link: ChainLink = { code: m[2] ?? m[1], message: `${m[1]}: ${m[3] ?? ''}`.replace(/: $/, '') };
       this.chainOf(c.err).push(link);
       c.link = link;
       c.ttl = FRAME_WINDOW;
+      return true;
+    }
+    // jest prints `Cause:` on its own line and the cause below it.
+    if (/^\s*Cause:$/.test(line)) {
+      this.causeNext = true;
       return true;
     }
     if ((m = line.match(RX.code))) {
@@ -116,9 +124,11 @@ export class JsTracker {
       this.error(/Exceeded timeout/.test(m[1]) ? 'timeout' : 'thrown', undefined, m[1].replace(/^"|"$/g, ''), 0);
       return true;
     }
-    if (this.test.jest && this.test.name && !this.cur && (m = line.match(RX.jestMatcher))) {
-      // jest's matcher failures print no `Error:` line: the matcher call is the message.
-      this.error('AssertionError', undefined, m[1].trim(), 0);
+    if (this.test.jest && this.test.name && !this.cur) {
+      // jest prints the error's message first, without `Error:` for a plain Error, and a matcher failure as the
+      // matcher call: the first line under a `●` header is the error whatever its shape.
+      if ((m = line.match(RX.jestMatcher))) this.error('AssertionError', undefined, m[1].trim(), 0);
+      else this.error('Error', undefined, line.trim(), 0);
       return true;
     }
     if (this.throwSite && --this.throwSite.ttl <= 0) this.throwSite = undefined;
@@ -157,7 +167,8 @@ export class JsTracker {
       // following `at` frame makes it JavaScript.
       runtime: inTest || rejection || this.throwSite || this.sink.evidence.javascript > 0 ? 'javascript' : 'unknown',
       phase: inTest ? 'test' : this.sink.runtimePhase(),
-      ...(name ? { test: name } : {}),
+      // A suite that failed to load names a file, not a test.
+      ...(name && !this.test.suiteError ? { test: name } : {}),
     } as const;
     // A runner that repeats a failure in its summary (node:test spec, vitest, mocha) is counted once.
     const repeat = name !== undefined && this.seenTests.has(name);
@@ -192,6 +203,7 @@ export class JsTracker {
   }
 
   private close(): void {
+    this.causeNext = false;
     const c = this.cur;
     if (!c) return;
     this.cur = undefined;

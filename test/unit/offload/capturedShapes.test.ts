@@ -26,6 +26,10 @@ const CASES: { file: string; code: string; message: string; root?: string; test?
   { file: 'bash-command-not-found.log', code: 'command-not-found', message: 'build_assets: command not found', root: 'deploy.sh:4' },
   { file: 'ld-cannot-find-library.log', code: 'link-error', message: 'cannot find -lnotthere' },
   { file: 'node-cjs-module-not-found.log', code: 'MODULE_NOT_FOUND', message: "Cannot find module './missing-helper'", root: 'misc/index.js:1' },
+  { file: 'jest-nested-typeerror-and-cause.log', code: 'TypeError', message: "reading 'price'", root: 'src/invoice.js:2', test: 'invoice › totals › skips lines without a product' },
+  { file: 'jest-suite-failed-to-run.log', code: 'Error', message: "Cannot find module '../src/does-not-exist'", root: 'test2/broken.test.js:1' },
+  { file: 'vitest-nested-typeerror-and-cause.log', code: 'TypeError', message: "reading 'price'", root: 'src/invoice.js:2', test: 'invoice > totals > skips lines without a product' },
+  { file: 'mocha-before-each-hook.log', code: 'TypeError', message: 'unsupported url mysql://localhost/test', root: 'test/db.spec.js:2', test: '"before each" hook for "finds orders"' },
   { file: 'cargo-test-backtrace-index.log', code: 'panic', message: 'index out of bounds', root: 'src/lib.rs:3', test: 'tests::fee_of_a_small_amount' },
 ];
 
@@ -55,5 +59,14 @@ test('the same logs stamped line by line with CI timestamps (GitHub Actions styl
     assert.equal(b?.code, a?.code, c.file);
     assert.equal(formatLocation(b?.location), formatLocation(a?.location), c.file);
     assert.equal(b?.test, a?.test, c.file);
+  }
+});
+
+test('jest and vitest: the second failing test keeps its Error with its cause, each link where it surfaced', () => {
+  for (const [file, test] of [['jest-nested-typeerror-and-cause.log', 'invoice › reads the config'], ['vitest-nested-typeerror-and-cause.log', 'invoice > reads the config']]) {
+    const e = analyzeText(readFileSync(join(DIR, file), 'utf8')).errors.find((x) => x.test === test);
+    assert.ok(e, file);
+    assert.equal(e.message, 'Error: invoice config unreadable');
+    assert.deepEqual(e.chain?.map((l) => `${l.code}@${l.location?.file}:${l.location?.line}`), ['Error@src/invoice.js:9', 'SyntaxError@src/invoice.js:8'], file);
   }
 });

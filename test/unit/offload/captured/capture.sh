@@ -174,3 +174,62 @@ run python-bare-syntaxerror "$SRC/misc" python3 app.py
 run bash-command-not-found "$SRC/misc" bash ./deploy.sh
 run ld-cannot-find-library "$SRC/misc" gcc m.c -lnotthere -o m
 run node-cjs-module-not-found "$SRC/misc" node index.js
+
+# jest, vitest and mocha (JS_BIN: a node_modules/.bin holding them; nothing is installed by this script).
+# The vitest project is not in a folder named vitest: vitest drops stack frames whose path contains /vitest/.
+JS_BIN="${JS_BIN:-/tmp/k0h4/npm/node_modules/.bin}"
+if [ -x "$JS_BIN/jest" ] && [ -x "$JS_BIN/vitest" ] && [ -x "$JS_BIN/mocha" ]; then
+  for d in jest vt; do
+    mkdir -p "$SRC/$d/src" "$SRC/$d/test" "$SRC/$d/test2"
+    printf '{"name":"inv","version":"1.0.0"%s}\n' "$([ $d = vt ] && echo ',"type":"module"')" >"$SRC/$d/package.json"
+  done
+  echo 'module.exports = {};' >"$SRC/jest/jest.config.js"
+  cat >"$SRC/jest/src/invoice.js" <<'EOF'
+function lineTotal(line) {
+  return line.qty * line.product.price;
+}
+function invoiceTotal(lines) {
+  return lines.map(lineTotal).reduce((a, b) => a + b, 0);
+}
+function loadConfig(text) {
+  try { return JSON.parse(text); }
+  catch (e) { throw new Error('invoice config unreadable', { cause: e }); }
+}
+module.exports = { invoiceTotal, loadConfig };
+EOF
+  sed -e 's/^function /export function /' -e '/^module.exports/d' "$SRC/jest/src/invoice.js" >"$SRC/vt/src/invoice.js"
+  cat >"$SRC/jest/test/invoice.test.js" <<'EOF'
+const { invoiceTotal, loadConfig } = require('../src/invoice');
+describe('invoice', () => {
+  describe('totals', () => {
+    test('sums the lines', () => {
+      expect(invoiceTotal([{ qty: 2, product: { price: 5 } }])).toBe(10);
+    });
+    test('skips lines without a product', () => {
+      expect(invoiceTotal([{ qty: 1 }])).toBe(0);
+    });
+  });
+  test('reads the config', () => {
+    expect(loadConfig('{"vat": }').vat).toBe(20);
+  });
+});
+EOF
+  sed -e "1s/.*/import { describe, test, expect } from 'vitest';\nimport { invoiceTotal, loadConfig } from '..\/src\/invoice.js';/" "$SRC/jest/test/invoice.test.js" >"$SRC/vt/test/invoice.test.js"
+  printf "const { nothing } = require('../src/does-not-exist');\ntest('never runs', () => { expect(nothing).toBe(1); });\n" >"$SRC/jest/test2/broken.test.js"
+  mkdir -p "$SRC/mocha/test"
+  cat >"$SRC/mocha/test/db.spec.js" <<'EOF'
+const assert = require('assert');
+function connect(url) { if (!url.startsWith('pg://')) throw new TypeError(`unsupported url ${url}`); return {}; }
+describe('repository', function () {
+  let db;
+  beforeEach(function () { db = connect('mysql://localhost/test'); });
+  it('finds orders', function () { assert.ok(db); });
+});
+EOF
+  run jest-nested-typeerror-and-cause "$SRC/jest" "$JS_BIN/jest" test/
+  run jest-suite-failed-to-run "$SRC/jest" "$JS_BIN/jest" test2/
+  run vitest-nested-typeerror-and-cause "$SRC/vt" "$JS_BIN/vitest" run --root .
+  run mocha-before-each-hook "$SRC/mocha" "$JS_BIN/mocha" test/
+else
+  echo "skipped jest/vitest/mocha: set JS_BIN to a node_modules/.bin with them"
+fi
