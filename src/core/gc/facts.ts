@@ -44,6 +44,7 @@ const TEST_NAME_RES = [
 const MAX_SENTENCE = 320;
 const MAX_COMMAND = 400;
 const MAX_OUTCOME = 200;
+const MAX_PATCH_SCAN = 4 * 1024 * 1024;
 
 /** A long sentence keeps a verbatim window around its cue words rather than its (possibly unrelated) start. */
 function around(s: string, re: RegExp | undefined): string {
@@ -70,6 +71,14 @@ function str(v: unknown): string | undefined {
 
 /** The command a shell tool call ran: `tool_input.command` (string or argv array), else the seed's `content`. */
 export function commandOf(toolName: string | undefined, toolInput: unknown, content: string): string | undefined {
+  // Some exporters keep the call's arguments as JSON text.
+  if (typeof toolInput === 'string' && /^\s*\{/.test(toolInput)) {
+    try {
+      toolInput = JSON.parse(toolInput);
+    } catch {
+      // not JSON after all: the string itself is the input
+    }
+  }
   if (toolInput && typeof toolInput === 'object') {
     const o = toolInput as Record<string, unknown>;
     const c = o.command ?? o.cmd ?? o.script;
@@ -173,6 +182,11 @@ export class FactBook {
       }
       for (const m of cmd.matchAll(/\bsed\s+-i\S*\s+(?:-E\s+)?(?:'[^']*'|"[^"]*")\s+(\S+)/g)) this.add('file', turn, m[1]);
       return;
+    }
+    // apply_patch / unified diffs name the files they change inside the patch text.
+    for (const v of toolInput && typeof toolInput === 'object' ? Object.values(toolInput as Record<string, unknown>) : [toolInput]) {
+      if (typeof v !== 'string' || v.length > MAX_PATCH_SCAN) continue;
+      for (const m of v.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\+\+\+ b\/(.+)$/gm)) this.add('file', turn, (m[1] ?? m[2]).trim());
     }
     const path = filePathOf(toolInput);
     if (!path) return;

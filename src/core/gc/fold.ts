@@ -19,6 +19,15 @@ export const TEST_SUMMARY_LINE =
 const MAX_SUMMARIES = 6;
 const TEST_STATUS = /\b(?:ok|PASS(?:ED)?|FAIL(?:ED)?|passed|failed|not ok)\b|[✔✖]/;
 /** A typed sentence: capital start, sentence end, none of the brackets, timestamps and `key=value` of log lines. */
+const WORD = /^[("'`*]?[A-Za-z][a-z'’-]*[.,;:!?)"'`*]*$/;
+const LOG_MARK = /\d{2}:\d{2}:\d{2}|\b(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE)\b/;
+
+/** A line a person typed: mostly plain words (a compiler command, a log or code line is mostly not). */
+function isTypedLine(line: string): boolean {
+  const tokens = line.trim().split(/\s+/);
+  if (tokens.length < 5 || LOG_MARK.test(line)) return false;
+  return tokens.filter((t) => WORD.test(t)).length / tokens.length >= 0.7;
+}
 const PROSE_LINE = /^[A-Z][a-z'’]*\b[^=\[\]{}<>|\\]{3,300}[.?!]$/;
 
 export interface Excerpt {
@@ -159,5 +168,9 @@ export function splitPaste(content: string, threshold: number): PasteSplit | und
     while (trail > lead && lines.length - trail < 3 && PROSE_LINE.test(lines[trail - 1].trim())) trail--;
   }
   if (trail - lead <= threshold) return undefined;
+  // A long message the user typed (a spec, a list of requirements) is not a paste: fold only log- or code-like text.
+  let prose = 0;
+  for (let i = lead; i < trail; i++) if (isTypedLine(lines[i])) prose++;
+  if (prose * 2 >= trail - lead) return undefined;
   return { before: lines.slice(0, lead).join('\n'), paste: lines.slice(lead, trail).join('\n'), after: lines.slice(trail).join('\n') };
 }

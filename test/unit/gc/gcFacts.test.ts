@@ -136,3 +136,22 @@ test('eval set meets the issue numbers: TRR ≥ 85 % from 20k tokens, ≥ 90 % o
     assert.notEqual(r.pass.zone, false, `${r.name}: ${r.zoneAfter}`);
   }
 });
+
+test('a long typed message is not a paste: a 30-line spec from the user stays verbatim in the hot window', async () => {
+  const spec = ['Here is what the importer must do:', '', ...Array.from({ length: 30 }, (_, i) => `- Requirement ${i}: every row with a missing quantity must be reported with its line number, never dropped.`)].join('\n');
+  const turns = [{ role: 'user', content: spec }, { role: 'assistant', content: 'Understood.' }];
+  const r = await gcSession(project(), { trajectory: { session_id: 's', turns } });
+  assert.equal(r.trajectory.turns[0].content, spec);
+  assert.equal(r.report.nodes_created.length, 0);
+});
+
+test('commands and changed files from other exporters: JSON-text tool_input, argv arrays, apply_patch', async () => {
+  const turns = [
+    { role: 'assistant', content: '', tool_name: 'shell', tool_input: '{"command":["bash","-lc","go test ./..."]}', tool_output: 'ok  \texample.com/x\t0.01s\n' },
+    { role: 'assistant', content: '', tool_name: 'apply_patch', tool_input: { input: '*** Begin Patch\n*** Update File: pkg/server/handler.go\n@@\n-a\n+b\n*** End Patch' }, tool_output: 'Done' },
+    ...Array.from({ length: 5 }, () => ({ role: 'user', content: 'next' })),
+  ];
+  const r = await gcSession(project(), { trajectory: { session_id: 's', turns }, warm_window: 0 });
+  assert.match(r.digest, /t1: `bash -lc go test \.\/\.\.\.` ⇒ ok/);
+  assert.match(r.digest, /Files changed: pkg\/server\/handler\.go \(t2\)/);
+});
