@@ -139,6 +139,10 @@ export class LogAnalyzer implements ReportSink {
     if (!this.phases.includes(p)) this.phases.push(p);
   }
 
+  countTest(outcome: 'failed' | 'passed'): void {
+    this.tests.perTest(outcome);
+  }
+
   runtimePhase(): Phase {
     return this.phases.includes('test') ? 'test' : 'run';
   }

@@ -76,18 +76,19 @@ export class GoTracker {
     }
     if ((m = line.match(RX.goTestFail))) {
       const name = m[1];
+      s.countTest('failed');
       const prev = this.go.failed;
       // A parent test's verdict is printed above its failing subtests (and fuzzing repeats the name): one failure.
       const logged = this.goLogs.get(name);
       this.goLogs.delete(name);
       if (prev && !prev.location && (name === prev.test || name.startsWith(`${prev.test}/`))) {
         prev.test = name;
-        prev.message = logged ? `${name}: ${logged.message}` : name;
+        prev.message = logged?.message ? `${name}: ${logged.message}` : name;
         if (logged) s.setLocation(prev, logged.at);
         this.go.current = prev;
         return true;
       }
-      this.go.failed = s.record({ code: 'test-failure', kind: 'test-failure', message: logged ? `${name}: ${logged.message}` : name, runtime: 'go', phase: 'test', test: name });
+      this.go.failed = s.record({ code: 'test-failure', kind: 'test-failure', message: logged?.message ? `${name}: ${logged.message}` : name, runtime: 'go', phase: 'test', test: name });
       if (logged) s.setLocation(this.go.failed, logged.at);
       for (const o of this.go.orphans ?? []) o.test ??= name;
       this.go.orphans = [];
@@ -96,22 +97,29 @@ export class GoTracker {
       this.go.running = name;
       return true;
     }
+    // testify prints `x_test.go:12: ` with nothing after it, then an indented `Error Trace:` / `Error:` block.
+    if (this.go.current?.kind === 'test-failure' && this.go.current.message === this.go.current.test && (m = line.match(/^\s+Error:\s+(\S.*)$/))) {
+      this.go.current.message = `${this.go.current.message}: ${m[1].trim()}`;
+      return true;
+    }
     if ((m = line.match(RX.goTestLoc))) {
       const cur = this.go.current;
+      const text = (m[3] ?? '').trim();
       if (cur?.kind === 'test-failure') {
         if (!cur.location) s.setLocation(cur, loc(m[1], m[2]));
-        if (cur.message === cur.test) cur.message = `${cur.message}: ${m[3]}`;
+        if (cur.message === cur.test && text) cur.message = `${cur.message}: ${text}`;
         return true;
       }
       // `go test -v` prints a test's t.Errorf lines while it runs, before its `--- FAIL:` verdict.
       if (this.go.running && !this.goLogs.has(this.go.running)) {
         if (this.goLogs.size > 1000) this.goLogs.clear();
-        this.goLogs.set(this.go.running, { at: loc(m[1], m[2]), message: m[3] });
+        this.goLogs.set(this.go.running, { at: loc(m[1], m[2]), message: text });
       }
       return true;
     }
     if ((m = line.match(RX.goTestPassName))) {
       this.goLogs.delete(m[1]);
+      if (/--- PASS/.test(line)) s.countTest('passed');
       return false;
     }
     return false;

@@ -61,7 +61,7 @@ export const RX = {
   goBuild: /^(\S+\.go):(\d+):(\d+): (.+)$/,
   goTestFail: /^\s*--- FAIL: (\S+)/,
   goTestPass: /^\s*--- PASS: /,
-  goTestLoc: /^\s+(\S+\.go):(\d+): (.+)$/,
+  goTestLoc: /^\s+(\S+\.go):(\d+):(?: (.*))?$/,
   goTestPassName: /^\s*--- (?:PASS|SKIP): (\S+)/,
   unittestRan: /^Ran (\d+) tests? in/,
   unittestFailed: /^FAILED \((.+)\)$/,

@@ -10,6 +10,8 @@ export interface ReportSink {
   /** `test` once tests have started, else `run`. */
   runtimePhase(): Phase;
   addPhase(p: Phase): void;
+  /** One test's verdict from a runner that prints no summary line of its own (`go test`). */
+  countTest(outcome: 'failed' | 'passed'): void;
   evidence: Record<Runtime, number>;
 }
 

@@ -58,6 +58,8 @@ test('phases and counts', () => {
   const c = analyzeText(fixture('long-c-build-buried-error.log'));
   assert.deepEqual(c.phases, ['compile']);
   assert.equal(c.warningCount, 12);
+  // go test prints no totals: each `--- FAIL:` / `--- PASS:` verdict counts (parents and subtests alike).
+  assert.deepEqual(analyzeText(fixture('go-test-v-subtests.log')).tests, { failed: 2, passed: 2 });
   const rust = analyzeText(fixture('rust-refcell-borrowmut-panic.log'));
   assert.deepEqual(rust.phases, ['compile', 'run']);
 });
