@@ -272,8 +272,10 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       if (tf?.paste) facts.addNodeErrors(tf.paste.folded.ref, turnNo);
       if (prose) {
         facts.scanText(prose, turnNo);
+        // An assistant turn that also carries a tool call still says what it decided; a tool turn's text is the
+        // call's description, a user turn with a tool result is the result.
         if (t.role === 'user' && !isCall) facts.book.userProse(prose, turnNo);
-        else if (t.role === 'assistant' && !isCall) facts.book.assistantProse(prose, turnNo);
+        else if (t.role === 'assistant') facts.book.assistantProse(prose, turnNo);
       }
       const node = tf?.output?.folded.ref.node_id;
       if (isCall) facts.book.toolCall(t.tool_name, t.tool_input, t.content, out?.text, turnNo, node);

@@ -155,3 +155,15 @@ test('commands and changed files from other exporters: JSON-text tool_input, arg
   assert.match(r.digest, /t1: `bash -lc go test \.\/\.\.\.` ⇒ ok/);
   assert.match(r.digest, /Files changed: pkg\/server\/handler\.go \(t2\)/);
 });
+
+test('an assistant turn that carries a tool call keeps its decisions and rejected approaches in the digest', async () => {
+  const turns = [
+    { role: 'assistant', content: 'Retrying with a bigger timeout would only hide the slowness, so I rejected that. Decision: cache the DNS lookup per client.', tool_name: 'Bash', tool_input: { command: 'pytest -q tests/test_client.py' }, tool_output: '3 passed in 0.12s\n' },
+    ...Array.from({ length: 5 }, () => ({ role: 'user', content: 'next' })),
+  ];
+  const r = await gcSession(project(), { trajectory: { session_id: 's', turns }, warm_window: 0 });
+  assert.match(r.digest, /Rejected approaches:\n- t1: Retrying with a bigger timeout would only hide the slowness, so I rejected that\./);
+  assert.match(r.digest, /Final decision: t1: Decision: cache the DNS lookup per client\./);
+  assert.match(r.digest, /t1: `pytest -q tests\/test_client\.py` ⇒ 3 passed in 0\.12s/);
+  assert.match(r.digest, /t1: 3 passed in 0\.12s/);
+});
