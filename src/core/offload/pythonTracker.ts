@@ -190,7 +190,9 @@ export class PythonTracker {
     const file = nodeId.slice(0, nodeId.indexOf('::'));
     const kindOf = kind === 'ERROR' ? 'setup-error' : 'test-failure';
     const i = this.unnamed.findIndex((e) => e.kind === kindOf && !!e.location && (e.location.file === file || e.location.file.endsWith(`/${file}`)));
-    const known = this.byTest.get(name) ?? this.byTest.get(nodeId) ?? (i >= 0 ? this.unnamed.splice(i, 1)[0] : undefined);
+    // A test in a class is `TestCart.test_total` in the entry header and `TestCart::test_total` in the summary.
+    const dotted = nodeId.slice(file.length + 2).replace(/::/g, '.');
+    const known = this.byTest.get(name) ?? this.byTest.get(dotted) ?? this.byTest.get(nodeId) ?? (i >= 0 ? this.unnamed.splice(i, 1)[0] : undefined);
     if (known) {
       known.test = nodeId;
       return;

@@ -30,6 +30,7 @@ const CASES: { file: string; code: string; message: string; root?: string; test?
   { file: 'jest-suite-failed-to-run.log', code: 'Error', message: "Cannot find module '../src/does-not-exist'", root: 'test2/broken.test.js:1' },
   { file: 'vitest-nested-typeerror-and-cause.log', code: 'TypeError', message: "reading 'price'", root: 'src/invoice.js:2', test: 'invoice > totals > skips lines without a product' },
   { file: 'mocha-before-each-hook.log', code: 'TypeError', message: 'unsupported url mysql://localhost/test', root: 'test/db.spec.js:2', test: '"before each" hook for "finds orders"' },
+  { file: 'pytest-class-method.log', code: 'AssertionError', message: 'assert 5 == 6', root: 'tests/test_cart.py:4', test: 'tests/test_cart.py::TestCart::test_total' },
   { file: 'cargo-test-backtrace-index.log', code: 'panic', message: 'index out of bounds', root: 'src/lib.rs:3', test: 'tests::fee_of_a_small_amount' },
 ];
 
@@ -60,6 +61,10 @@ test('the same logs stamped line by line with CI timestamps (GitHub Actions styl
     assert.equal(formatLocation(b?.location), formatLocation(a?.location), c.file);
     assert.equal(b?.test, a?.test, c.file);
   }
+});
+
+test('a pytest failure is one error even when the summary names it differently from its entry', () => {
+  assert.equal(analyzeText(readFileSync(join(DIR, 'pytest-class-method.log'), 'utf8')).errorCount, 1);
 });
 
 test('jest and vitest: the second failing test keeps its Error with its cause, each link where it surfaced', () => {

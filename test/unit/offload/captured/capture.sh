@@ -175,6 +175,11 @@ run bash-command-not-found "$SRC/misc" bash ./deploy.sh
 run ld-cannot-find-library "$SRC/misc" gcc m.c -lnotthere -o m
 run node-cjs-module-not-found "$SRC/misc" node index.js
 
+# pytest: a test method in a class (named `TestCart.test_total` in the entry, `TestCart::test_total` in the summary)
+mkdir -p "$SRC/pycls/tests"
+printf 'class TestCart:\n    def test_total(self):\n        items = [2, 3]\n        assert sum(items) == 6\n' >"$SRC/pycls/tests/test_cart.py"
+run pytest-class-method "$SRC/pycls" python3 -m pytest -p no:cacheprovider tests
+
 # jest, vitest and mocha (JS_BIN: a node_modules/.bin holding them; nothing is installed by this script).
 # The vitest project is not in a folder named vitest: vitest drops stack frames whose path contains /vitest/.
 JS_BIN="${JS_BIN:-/tmp/k0h4/npm/node_modules/.bin}"
