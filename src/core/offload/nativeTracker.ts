@@ -231,7 +231,8 @@ export class NativeTracker {
     if ((m = line.match(RX.rustPanic)) || (m = line.match(RX.rustPanicOld))) {
       const old = m.length === 6;
       const thread = m[1];
-      const test = thread !== 'main' && s.runtimePhase() === 'test' ? thread : this.rust.test;
+      // libtest names each test's thread after the test; `main` and `<unnamed>` are not tests.
+      const test = thread !== 'main' && !thread.startsWith('<') && s.runtimePhase() === 'test' ? thread : this.rust.test;
       this.rust.panic = s.record({ code: 'panic', kind: 'panic', message: old ? m[2] : '', runtime: 'rust', phase: s.runtimePhase(), ...(test ? { test } : {}) });
       const l = old ? loc(m[3], m[4], m[5]) : loc(m[2], m[3], m[4]);
       if (!isLibraryPath(l.file)) s.setLocation(this.rust.panic, l);
