@@ -96,6 +96,12 @@ export class JsTracker {
   /** Lines that open a report. True when consumed. */
   start(line: string): boolean {
     let m: RegExpMatchArray | null;
+    if (RX.closer.test(line)) {
+      // The runner's summary: no test is running any more (an indented `Error:` below it is not a failure).
+      this.close();
+      this.test = {};
+      return false;
+    }
     if ((m = line.match(RX.tapNotOk))) {
       this.settleTap();
       this.close();
