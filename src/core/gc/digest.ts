@@ -4,7 +4,9 @@
  * their outcome, files changed, tests and their status, decisions, the commit, side findings — each with the
  * turn it came from. Deterministic: the same trajectory always gives the same digest.
  */
-import { FactBook, type Fact } from './facts';
+import { commandOf, FactBook, type Fact } from './facts';
+import { formatLocation, type Location, type LogAnalysis } from '../offload';
+import type { Turn } from './schema';
 
 const EXT =
   'rs|ts|tsx|mts|cts|js|jsx|mjs|cjs|py|pyi|go|c|cc|cpp|cxx|h|hh|hpp|java|kt|rb|php|cs|swift|json|jsonl|toml|yaml|yml|md|sql|sh|css|scss|html|lock|cfg|ini|txt|proto|log|mod|sum|xml|gradle';
@@ -24,11 +26,14 @@ const CODE_RES: RegExp[] = [
 const MAX_SCANNED_CHARS = 8 * 1024 * 1024;
 const MAX_FILES_MENTIONED = 60;
 const MAX_ERROR_LINES_PER_NODE = 8;
+const MAX_NODE_ERRORS = 8;
 
 export interface NodeRef {
   node_id: string;
   turn: number;
   tool_name?: string;
+  /** The command that printed it, or the file it shows. */
+  about?: string;
   lines: number;
   primary?: string;
   root?: string;
@@ -45,6 +50,44 @@ export interface NodeRef {
   test_totals?: string[];
   /** Which part of the turn was folded. */
   field?: 'tool_output' | 'content' | 'tool_input';
+}
+
+/**
+ * Each distinct error the analyser found (chains included), as `CODE message at file:line`; the same code and
+ * message again in the same file (96 × E0308 in a generated table) is one entry with a count.
+ */
+export function distinctErrors(a: LogAnalysis): string[] {
+  const seen = new Map<string, { text: string; more: number }>();
+  const add = (code: string, message: string, loc: Location | undefined) => {
+    const key = `${code}|${message}|${loc?.file ?? ''}`;
+    const known = seen.get(key);
+    if (known) return void known.more++;
+    if (seen.size >= MAX_NODE_ERRORS) return;
+    const m = message.startsWith(code) ? message : `${code} ${message}`;
+    const where = formatLocation(loc);
+    seen.set(key, { text: `${m.slice(0, 240)}${where ? ` at ${where}` : ''}`, more: 0 });
+  };
+  const all = a.primary && !a.errors.includes(a.primary) ? [a.primary, ...a.errors] : a.errors;
+  for (const e of all) {
+    add(e.code, e.message, e.location);
+    for (const c of (e.chain ?? []) as unknown[]) {
+      if (c && typeof c === 'object' && 'code' in c) {
+        const link = c as { code: string; message?: string; location?: Location };
+        add(link.code, link.message ?? '', link.location);
+      }
+    }
+  }
+  // The analyser keeps a bounded list: say "more", not a count that could be short.
+  return [...seen.values()].map((v) => (v.more ? `${v.text} (and more in that file)` : v.text));
+}
+
+/** What a folded output came from, for the node table: the command run or the file read. */
+export function aboutOf(t: Turn): string | undefined {
+  const cmd = commandOf(t.tool_name, t.tool_input, t.content);
+  if (cmd) return cmd.length > 120 ? `${cmd.slice(0, 119)}…` : cmd;
+  const o = t.tool_input && typeof t.tool_input === 'object' ? (t.tool_input as Record<string, unknown>) : undefined;
+  const path = o?.file_path ?? o?.path;
+  return typeof path === 'string' ? path : undefined;
 }
 
 export class FactCollector {
@@ -80,7 +123,13 @@ export class FactCollector {
   /** A folded output: its errors become facts that point at the node. */
   addNodeErrors(ref: NodeRef, turn: number): void {
     for (const e of ref.errors ?? []) this.book.add('error', turn, e, ref.node_id);
-    for (const l of (ref.error_lines ?? []).slice(0, MAX_ERROR_LINES_PER_NODE)) this.book.add('error', turn, l, ref.node_id);
+    for (const l of (ref.error_lines ?? []).slice(0, MAX_ERROR_LINES_PER_NODE)) {
+      // An error line that only repeats an analysed entry (same location, or same message) adds nothing.
+      const loc = l.match(/\S+:\d+(?::\d+)?/)?.[0];
+      const msg = l.replace(/^error(?:\[\w+\])?:\s*/, '');
+      if ((ref.errors ?? []).some((e) => (loc && e.includes(loc)) || e.includes(msg))) continue;
+      this.book.add('error', turn, l, ref.node_id);
+    }
     for (const l of ref.test_totals ?? []) this.book.add('test', turn, l, ref.node_id);
     if (ref.primary) this.addCode(ref.primary, turn, ref.root, ref.node_id);
     for (const c of ref.codes ?? []) if (c !== ref.primary && c !== 'build-failed') this.addCode(c, turn, undefined, ref.node_id);
@@ -132,7 +181,7 @@ export class FactCollector {
       out.push('Offloaded outputs (inspect_log_node for the raw text):');
       for (const n of this.nodes) {
         const what = [n.primary, n.root ? `at ${n.root}` : ''].filter(Boolean).join(' ');
-        out.push(`- ${n.node_id} t${n.turn}${n.tool_name ? ` ${n.tool_name}` : ''}: ${n.lines} lines${what ? `, ${what}` : ''}${n.count > 1 ? ` (×${n.count})` : ''}`);
+        out.push(`- ${n.node_id} t${n.turn}${n.tool_name ? ` ${n.tool_name}` : ''}${n.about ? ` \`${n.about}\`` : ''}: ${n.lines} lines${what ? `, ${what}` : ''}${n.count > 1 ? ` (×${n.count})` : ''}`);
       }
     }
     const earlier = [...this.mentionedNodes].filter(([id]) => !this.nodes.some((n) => n.node_id === id));

@@ -27,6 +27,8 @@ const DECISION_RE =
 const SIDE_RE =
   /\b(?:side (?:note|finding)|unrelated|also noticed|noticed that|separately|by the way|FYI|TODO|follow[- ]up|out of scope|left (?:it|as is|alone)|worth (?:telling|noting|a look))\b/i;
 
+/** "Thanks.", "Ok, great!": acknowledgements carry no request. */
+const ACK_RE = /^(?:(?:ok(?:ay)?|good|great|thanks?(?: you)?|perfect|nice|cool|yes|yep|sure|lgtm)[,.!\s]*)+$/i;
 const SHELL_TOOLS = /^(?:bash|sh|shell|zsh|terminal|run|run_command|run_terminal_cmd|exec|execute|exec_command|cmd|command|powershell|local_shell|shell_command)$/i;
 const EDIT_TOOLS = /(?:write|edit|create|patch|replace|insert|apply|notebook)/i;
 const READ_TOOLS = /^(?:read|view|open|cat|read_file|view_file)$/i;
@@ -127,6 +129,7 @@ export class FactBook {
   /** A user message (the paste already cut out): each sentence verbatim, constraints marked as such. */
   userProse(text: string, turn: number): void {
     for (const s of sentences(text)) {
+      if (ACK_RE.test(s)) continue;
       const c = CONSTRAINT_RE.test(s);
       this.add(c ? 'constraint' : 'request', turn, around(s, c ? CONSTRAINT_RE : undefined));
     }

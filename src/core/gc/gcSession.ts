@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { K0Error } from '../errors';
 import { throwIfCancelled } from '../host/cancel';
-import { appendLedger, countTokensSafe, formatLocation, offloadLog, type Location, type LogAnalysis } from '../offload';
+import { appendLedger, countTokensSafe, formatLocation, offloadLog } from '../offload';
 import type { VaultPaths } from '../vault/paths';
-import { FactCollector, type NodeRef } from './digest';
+import { aboutOf, distinctErrors, FactCollector, type NodeRef } from './digest';
 import { testNamesIn, testsWrittenBy, type Fact } from './facts';
 import { excerptOf, HOT_EXCERPT, isErrorLine, renderExcerpt, splitPaste, WARM_EXCERPT, type Excerpt, type PasteSplit } from './fold';
 import { KNOWN_ROLES, parseGcOptions, parseTrajectory, type Turn } from './schema';
@@ -110,26 +110,6 @@ interface TurnFolds {
   input?: Map<string, Fold>;
 }
 
-/** Each distinct error the analyser found (chains included), as `CODE message at file:line`. */
-function distinctErrors(a: LogAnalysis): string[] {
-  const out = new Set<string>();
-  const add = (code: string, message: string, loc: string) => {
-    const m = message.startsWith(code) ? message : `${code} ${message}`;
-    out.add(`${m.slice(0, 240)}${loc ? ` at ${loc}` : ''}`);
-  };
-  for (const e of [a.primary, ...a.errors]) {
-    if (!e || out.size >= 8) continue;
-    add(e.code, e.message, formatLocation(e.location));
-    for (const c of (e.chain ?? []) as unknown[]) {
-      if (c && typeof c === 'object' && 'code' in c) {
-        const link = c as { code: string; message?: string; location?: Location };
-        add(link.code, link.message ?? '', formatLocation(link.location));
-      }
-    }
-  }
-  return [...out].slice(0, 8);
-}
-
 const isBig = (text: string, threshold: number) => text.length > MAX_INLINE_OUTPUT_CHARS || lineCount(text) > threshold;
 
 function warmExcerpt(ex: Excerpt): Excerpt {
@@ -194,6 +174,7 @@ export async function gcSession(paths: Pick<VaultPaths, 'refsDir' | 'projectRoot
       node_id: r.nodeId!,
       turn: i + 1,
       tool_name: t.tool_name,
+      about: aboutOf(t),
       lines: r.lines,
       primary: p?.code,
       root: formatLocation(p?.location) || undefined,
