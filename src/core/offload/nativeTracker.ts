@@ -5,7 +5,7 @@ import type { Location, LogError } from './types';
 
 /**
  * Compilers, linkers, build tools, linters and the native runtimes: rustc / cargo / clippy / nextest, tsc,
- * gcc / clang / ld / lld, CMake / make / ninja, the sanitizers, C++ terminate and signals,
+ * gcc / clang / ld / lld, CMake / make / ninja, the sanitizers and valgrind, C++ terminate and signals,
  * eslint and shellcheck. Their reports are a headline plus a location line or a frame list.
  */
 export class NativeTracker {
@@ -13,6 +13,7 @@ export class NativeTracker {
   private asan: { current?: LogError; inStack: boolean } = { inStack: false };
   private cmake: LogError | undefined;
   private terminate: LogError | undefined;
+  private valgrind: LogError | undefined;
   private eslintFile: string | undefined;
   private shellcheck: Location | undefined;
   private lld: LogError | undefined;
@@ -68,6 +69,14 @@ export class NativeTracker {
         if (!p.location && !isLibraryPath(l.file)) s.setLocation(p, l);
         return true;
       }
+    }
+    if (this.valgrind) {
+      if ((m = line.match(RX.valgrindFrame))) {
+        if (!this.valgrind.location && !isLibraryPath(m[1])) s.setLocation(this.valgrind, loc(m[1], m[2]));
+        return true;
+      }
+      // " Address 0x… is 0 bytes after a block … alloc'd": the next stack is the allocation, not the access.
+      if (/^==\d+== {1,2}\S/.test(line) || /^==\d+== $/.test(line)) this.valgrind = undefined;
     }
     if (this.terminate) {
       const err = this.terminate;
@@ -258,6 +267,11 @@ export class NativeTracker {
     if ((m = line.match(RX.ldErr))) {
       const at = line.indexOf('undefined reference');
       this.lld = s.record({ code: 'link-error', kind: 'link-error', message: at >= 0 ? line.slice(at).trim() : line.trim(), runtime: 'c-cpp', phase: 'compile' });
+      return true;
+    }
+    if ((m = line.match(RX.valgrindErr))) {
+      const code = /^Invalid (read|write)/.test(m[1]) ? `invalid-${m[1].split(' ')[1]}` : /definitely lost/.test(m[1]) ? 'memory-leak' : /uninitialised/.test(m[1]) ? 'uninitialised-value' : /free/.test(m[1]) ? 'invalid-free' : 'memcheck-error';
+      this.valgrind = s.record({ code, kind: 'sanitizer', message: `Memcheck: ${m[1]}`, runtime: 'c-cpp', phase: s.runtimePhase() });
       return true;
     }
     if ((m = line.match(RX.cxxTerminate))) {

@@ -28,6 +28,8 @@ export const RX = {
   ccErr: /^(.+?):(\d+):(\d+): (?:fatal error|error): (.*)$/,
   ccNote: /^(.+?):(\d+):(\d+):\s+(?:note: |required from |required by |instantiated from )/,
   ccInclude: /^In file included from (.+?):(\d+)[:,]$/,
+  valgrindErr: /^==\d+== (Invalid (?:read|write) of size \d+|Invalid free\(\).*|Mismatched free\(\).*|Conditional jump or move depends on uninitialised value.*|Use of uninitialised value.*|Syscall param .*|\S+ bytes in \S+ blocks are definitely lost.*)$/,
+  valgrindFrame: /^==\d+== {3,}(?:at|by) 0x[0-9A-Fa-f]+: .+ \((?!in )(.+?):(\d+)\)$/,
   cxxTerminate: /^terminate called after throwing an instance of '(.+)'$/,
   // What a shell prints when the program died of a signal (no sanitizer, no stack).
   signal: /^(?:\S+: (?:line \d+: )?\s*\d+ )?(Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)(?: \(core dumped\))?(?:\s+\S.*)?$/,

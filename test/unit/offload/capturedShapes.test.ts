@@ -31,6 +31,7 @@ const CASES: { file: string; code: string; message: string; root?: string; test?
   { file: 'vitest-nested-typeerror-and-cause.log', code: 'TypeError', message: "reading 'price'", root: 'src/invoice.js:2', test: 'invoice > totals > skips lines without a product' },
   { file: 'mocha-before-each-hook.log', code: 'TypeError', message: 'unsupported url mysql://localhost/test', root: 'test/db.spec.js:2', test: '"before each" hook for "finds orders"' },
   { file: 'pytest-class-method.log', code: 'AssertionError', message: 'assert 5 == 6', root: 'tests/test_cart.py:4', test: 'tests/test_cart.py::TestCart::test_total' },
+  { file: 'valgrind-invalid-read.log', code: 'invalid-read', message: 'Invalid read of size 4', root: 'buf.c:3' },
   { file: 'cargo-test-backtrace-index.log', code: 'panic', message: 'index out of bounds', root: 'src/lib.rs:3', test: 'tests::fee_of_a_small_amount' },
 ];
 

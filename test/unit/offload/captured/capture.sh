@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Captures the real logs in this folder (issue 15 analysis shapes beyond test/fixtures/logs) by running small
 # failing programs with the toolchains of this machine. Re-run to regenerate: test/unit/offload/captured/capture.sh
-# Needs node, python3 + pytest, javac/java, g++, make, cargo.
+# Needs node, python3 + pytest, javac/java, g++, make, cargo, valgrind.
 set -u
 OUT="$(cd "$(dirname "$0")" && pwd)"
 SRC=/tmp/k0maru-h3-src
@@ -179,6 +179,17 @@ run node-cjs-module-not-found "$SRC/misc" node index.js
 mkdir -p "$SRC/pycls/tests"
 printf 'class TestCart:\n    def test_total(self):\n        items = [2, 3]\n        assert sum(items) == 6\n' >"$SRC/pycls/tests/test_cart.py"
 run pytest-class-method "$SRC/pycls" python3 -m pytest -p no:cacheprovider tests
+
+# valgrind memcheck: an off-by-one read past a heap block
+mkdir -p "$SRC/vg"
+cat >"$SRC/vg/buf.c" <<'EOF'
+#include <stdlib.h>
+#include <stdio.h>
+int sum(const int *xs, int n) { int s = 0; for (int i = 0; i <= n; i++) s += xs[i]; return s; }
+int main(void) { int *xs = malloc(4 * sizeof *xs); for (int i = 0; i < 4; i++) xs[i] = i; printf("%d\n", sum(xs, 4)); free(xs); return 0; }
+EOF
+(cd "$SRC/vg" && gcc -g -O0 buf.c -o buf)
+run valgrind-invalid-read "$SRC/vg" valgrind --error-exitcode=1 ./buf
 
 # jest, vitest and mocha (JS_BIN: a node_modules/.bin holding them; nothing is installed by this script).
 # The vitest project is not in a folder named vitest: vitest drops stack frames whose path contains /vitest/.
