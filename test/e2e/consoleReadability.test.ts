@@ -122,7 +122,7 @@ test('inside a VS Code webview the diagram takes its colours from the --vscode-*
       document.documentElement.style.setProperty('--vscode-foreground', '#cccccc');
       document.body.classList.replace('vscode-light', 'vscode-dark');
     })()`);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=offload-diagram] svg g.node rect')].some((r) => getComputedStyle(r).fill === 'rgb(37, 37, 38)'), undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=offload-diagram] svg g.node rect')).some((r) => getComputedStyle(r).fill === 'rgb(37, 37, 38)'), undefined, { timeout: 15_000 });
     const dark = await page.evaluate(DIAGRAM_FACTS) as DiagramFacts;
     assertPaintsFrom(dark, dark.palette);
     assert.ok(!dark.paints.includes('rgb(232, 232, 232)'), 'nothing of the light theme is left');
