@@ -187,7 +187,11 @@ export class ProjectHost {
       }
       const corrupt = 'error' in outcome ? isCorruptIndex(outcome.error) : !!failed?.(outcome.value);
       if (corrupt) {
-        if (this.heals === before) this.project?.index.checkAndHeal();
+        try {
+          if (this.heals === before) this.project?.index.checkAndHeal();
+        } catch {
+          // The retry below meets whatever is still wrong and reports it in its own words.
+        }
         // Not healed by the check either (the damage was elsewhere or already gone): the retry still rescans.
         if (this.heals === before) this.noteHeal('the index reported corruption; the call ran again after a check');
         outcome = { value: await call() };
