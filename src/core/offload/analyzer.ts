@@ -32,7 +32,8 @@ const RANK: Record<ErrorKind, number> = {
   'test-failure': 1,
   'setup-error': 2,
   lint: 3,
-  'build-failure': 4,
+  'lint-note': 4,
+  'build-failure': 5,
 };
 
 export function runtimeOfFile(file: string): Runtime {

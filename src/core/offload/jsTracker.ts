@@ -25,7 +25,7 @@ const RX = {
   jest: /^\s*● (.+)$/,
   vitest: /^\s*(?:FAIL|×|✗)\s+(.+? > .+?)(?:\s+\d+ms)?$/,
   vitestFile: /^\s*FAIL\s+(\S+\.[cm]?[jt]sx?)(?:\s+\[.*\])?$/,
-  tapNotOk: /^\s*not ok \d+ - (.+)$/,
+  tapNotOk: /^\s*not ok \d+(?: -)? (.+?)(?: # .*)?$/,
   // node:test TAP YAML diagnostics under a `not ok`.
   tapLocation: /^\s+location: '(.+):(\d+):(\d+)'$/,
   tapName: /^\s+name: '(\w+)'$/,
@@ -255,6 +255,18 @@ export class JsTracker {
     }
     if (RX.tapEnd.test(line)) {
       this.settleTap();
+      return true;
+    }
+    // mocha's and tape's TAP put the error and its V8 stack under `not ok`, indented, without YAML.
+    if ((m = line.match(RX.err)) && m[1]) {
+      const code = m[2] === 'Error' && m[3] ? m[3] : m[2];
+      if (cur.code === 'test-failure') this.sink.recode(cur, code);
+      cur.message = `${this.tap.name}: ${m[2]}${m[4] ? `: ${m[4]}` : ''}`;
+      return true;
+    }
+    if ((m = line.match(RX.frame))) {
+      const l = loc(m[2], m[3], m[4]);
+      if (!cur.location && !isLibraryPath(l.file)) this.sink.setLocation(cur, l);
       return true;
     }
     return false;

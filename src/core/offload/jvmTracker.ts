@@ -18,6 +18,7 @@ const RX = {
   // Test headers.
   surefire: /^(?:\[ERROR\] )?(?:(\S+?)\((\S+?)\)|(\S+)) +(?:--)? *Time elapsed: .*<<< (?:FAILURE|ERROR)!$/,
   gradle: /^(\S+) > (.+) FAILED$/,
+  gradleShortCause: /^\s+Caused by: ((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/,
   gradleShort: /^\s+((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*) at ([\w$]+\.(?:java|kt|scala|groovy)):(\d+)$/,
   dotnetTest: /^\s*Failed (\S+) \[[^\]]*\]$/,
   dotnetMessage: /^\s*Error Message:$/,
@@ -30,6 +31,7 @@ export class JvmTracker {
   private test: string | undefined;
   private dotnetMessage: LogError | undefined;
   private causeNext = false;
+  private gradleShort: LogError | undefined;
 
   constructor(private readonly sink: ReportSink) {}
 
@@ -108,8 +110,17 @@ export class JvmTracker {
       this.test = undefined;
       const err = this.sink.record({ code: simpleName(m[1]), kind: test ? 'test-failure' : 'exception', message: m[1], runtime: 'java', phase: 'test', ...(test ? { test } : {}) });
       this.sink.setLocation(err, loc(m[2], m[3]));
+      this.gradleShort = err;
       return true;
     }
+    if (this.gradleShort && (m = line.match(RX.gradleShortCause))) {
+      // The one-line format's causes: `Caused by: pkg.Cause at File.java:N`, one per line, deeper indented.
+      const err = this.gradleShort;
+      err.chain ??= [{ code: err.code, message: err.message, ...(err.location ? { location: err.location } : {}) }];
+      err.chain.push({ code: simpleName(m[1]), message: m[1], location: loc(m[2], m[3]) });
+      return true;
+    }
+    this.gradleShort = undefined;
     if ((m = line.match(RX.javac)) && !/^\s*(?:warning|Note)\b/.test(m[5])) {
       const runtime = m[1].endsWith('.java') ? 'java' : 'unknown';
       const err = this.sink.record({ code: javacCode(m[5]), kind: 'compile-error', message: m[5], runtime, phase: 'compile' });

@@ -114,7 +114,7 @@ export class NativeTracker {
       return true;
     }
     if (this.shellcheck && (m = line.match(RX.shellcheckItem))) {
-      const err = s.record({ code: m[1], kind: 'lint', message: `${m[1]} (${m[2]}): ${m[3]}`, runtime: 'shell', phase: 'compile' });
+      const err = s.record({ code: m[1], kind: m[2] === 'error' || m[2] === 'warning' ? 'lint' : 'lint-note', message: `${m[1]} (${m[2]}): ${m[3]}`, runtime: 'shell', phase: 'compile' });
       s.setLocation(err, this.shellcheck);
       return true;
     }
@@ -202,8 +202,8 @@ export class NativeTracker {
       return true;
     }
     if ((m = line.match(RX.shellcheckGcc))) {
-      if (m[4] === 'error' || m[4] === 'warning') {
-        const err = s.record({ code: m[6], kind: 'lint', message: `${m[6]}: ${m[5]}`, runtime: 'shell', phase: 'compile' });
+      {
+        const err = s.record({ code: m[6], kind: m[4] === 'note' ? 'lint-note' : 'lint', message: `${m[6]}: ${m[5]}`, runtime: 'shell', phase: 'compile' });
         s.setLocation(err, loc(m[1], m[2], m[3]));
       }
       return true;

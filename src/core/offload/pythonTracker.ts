@@ -132,6 +132,10 @@ export class PythonTracker {
       const l = loc(m[1], m[2]);
       if (!isLibraryPath(l.file) || !link.location) link.location = l;
       if (m[4] && RX.loc.test(line)) link.code = short(m[4]);
+    } else if ((m = line.match(/^\[XPASS\(strict\)\] ?(.*)$/))) {
+      // A strict xfail that passed: no traceback, the reason is the message.
+      link.code = 'XPASS(strict)';
+      link.message = line.trim();
     } else if (!e.sawE && (m = line.match(RX.excType))) {
       link.code = short(m[1]);
       link.message = m[2] ? `${m[1]}: ${m[2]}` : m[1];

@@ -15,7 +15,8 @@ export type ErrorKind =
   | 'sanitizer' // ASan / UBSan / LSan / TSan reports
   | 'test-failure'
   | 'setup-error' // pytest "ERROR at setup of …", a suite that failed to load: the environment, not the assertion
-  | 'lint' // eslint, clippy-as-lint, shellcheck findings
+  | 'lint' // eslint errors, shellcheck errors and warnings
+  | 'lint-note' // shellcheck info / style: reported, never ahead of a real finding
   | 'build-failure'; // make / cargo "could not compile" summaries — symptoms, never the primary if anything better exists
 
 export interface Location {
