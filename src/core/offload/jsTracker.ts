@@ -11,6 +11,7 @@ import type { ChainLink, Location, LogError } from './types';
 const RX = {
   // `TypeError: x`, `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`; indented under a test header.
   err: /^(\s*)(?:Uncaught )?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)|UnhandledPromiseRejection)(?: \[([A-Za-z_0-9]+)\])?(?:: (.*))?$/,
+  bracketErr: /^\[((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception)): (.*)\](?: \{)?$/,
   causeBody: /^\s*((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))(?: \[([A-Za-z_0-9]+)\])?(?:: (.*))?$/,
   cause: /^\s*(?:\[cause\]|Caused by): (?:\[?((?:[A-Z][A-Za-z0-9]*)?(?:Error|Exception))\]?(?: \[([A-Za-z_0-9]+)\])?)(?:: (.*))?$/,
   // V8: `    at fn (file:1:2)`, `    at file:1:2`; vitest: ` ❯ fn file:1:2`, ` ❯ file:1:2`.
@@ -46,6 +47,7 @@ export class JsTracker {
   private test: { name?: string; mochaOpen?: boolean; jest?: boolean; suiteError?: boolean } = {};
   private readonly seenTests = new Set<string>();
   private causeNext = false;
+  private members = false;
   /** Links whose location is a user stack frame (it then beats the throw-site fallback and later frames). */
   private readonly userFramed = new WeakSet<ChainLink>();
   private cur: { err: LogError; link: ChainLink; indent: number; ttl: number; sawFrame: boolean; counted: boolean } | undefined;
@@ -82,6 +84,18 @@ export class JsTracker {
     // jest prints `Cause:` on its own line and the cause below it.
     if (/^\s*Cause:$/.test(line)) {
       this.causeNext = true;
+      return true;
+    }
+    // An AggregateError lists its members under `[errors]: [`: each is a link after the aggregate.
+    if (/^\s*\[errors\]: \[$/.test(line)) {
+      this.members = true;
+      return true;
+    }
+    if (this.members && (m = line.match(RX.causeBody))) {
+      const link: ChainLink = { code: m[2] ?? m[1], message: `${m[1]}: ${m[3] ?? ''}`.replace(/: $/, '') };
+      this.chainOf(c.err).push(link);
+      c.link = link;
+      c.ttl = FRAME_WINDOW;
       return true;
     }
     if ((m = line.match(RX.code))) {
@@ -123,6 +137,11 @@ export class JsTracker {
     }
     if ((m = line.match(RX.err)) && (!m[1] || this.test.name)) {
       this.error(m[2], m[3], m[4] ?? '', m[1].length);
+      return true;
+    }
+    if ((m = line.match(RX.bracketErr))) {
+      // Node prints an error without a stack of its own in brackets: `[AggregateError: All promises were rejected] {`.
+      this.error(m[1], undefined, m[2], 0);
       return true;
     }
     if (this.test.name && !this.cur && (m = line.match(RX.thrown))) {
@@ -210,6 +229,7 @@ export class JsTracker {
 
   private close(): void {
     this.causeNext = false;
+    this.members = false;
     const c = this.cur;
     if (!c) return;
     this.cur = undefined;
@@ -217,8 +237,10 @@ export class JsTracker {
     // `Error: Process completed with exit code 1.` (CI), `Error: ENOENT …` from a CLI: a line shaped like a
     // JavaScript error, with no stack, no throw site and no test around it, is a symptom, not a crash.
     if (c.err.kind === 'uncaught' && !c.sawFrame && !c.link.location) c.err.kind = 'build-failure';
+    // The error's own user frame; an error printed without a stack (an aggregate) roots at its first located link.
     const first = c.err.chain?.[0] ?? c.link;
-    if (first.location) this.sink.setLocation(c.err, first.location);
+    const at = first.location ?? c.err.chain?.find((l) => l.location)?.location;
+    if (at) this.sink.setLocation(c.err, at);
   }
 
   private recode(err: LogError, code: string): void {

@@ -191,6 +191,26 @@ EOF
 (cd "$SRC/vg" && gcc -g -O0 buf.c -o buf)
 run valgrind-invalid-read "$SRC/vg" valgrind --error-exitcode=1 ./buf
 
+# Node AggregateError (Promise.any, members under [errors]) and an asyncio.gather failure
+mkdir -p "$SRC/agg"
+cat >"$SRC/agg/agg.js" <<'EOF'
+async function fetchRate(src) { throw new Error(`rate source ${src} unreachable`); }
+async function main() { return Promise.any([fetchRate('ecb'), fetchRate('fed')]); }
+main();
+EOF
+cat >"$SRC/agg/aio.py" <<'EOF'
+import asyncio
+async def fetch(n):
+    await asyncio.sleep(0)
+    return {"a": 1}[n]
+async def main():
+    results = await asyncio.gather(fetch("a"), fetch("b"))
+    print(results)
+asyncio.run(main())
+EOF
+run node-aggregate-error "$SRC/agg" node agg.js
+run python-asyncio-gather-keyerror "$SRC/agg" python3 aio.py
+
 # jest, vitest and mocha (JS_BIN: a node_modules/.bin holding them; nothing is installed by this script).
 # The vitest project is not in a folder named vitest: vitest drops stack frames whose path contains /vitest/.
 JS_BIN="${JS_BIN:-/tmp/k0h4/npm/node_modules/.bin}"
