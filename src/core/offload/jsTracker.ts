@@ -40,6 +40,9 @@ const RX = {
   jestMatcher: /^\s*(expect\(.*|Expected.*|Received.*)$/,
 };
 
+/** Failing test names remembered to spot a runner's repeated report (bounded memory on any log). */
+const MAX_TRACKED_TESTS = 2000;
+
 /** How many lines an open error waits for its first frame before it is closed. */
 const FRAME_WINDOW = 60;
 
@@ -198,7 +201,11 @@ export class JsTracker {
     // A runner that repeats a failure in its summary (node:test spec, vitest, mocha) is counted once.
     const repeat = name !== undefined && this.seenTests.has(name);
     const err: LogError = repeat ? { ...fields, logLine: 0 } : this.sink.record(fields);
-    if (name) this.seenTests.add(name);
+    if (name) {
+      // Bounded like the rest of the analysis: a run with more failures than this may count a repeat twice.
+      if (this.seenTests.size >= MAX_TRACKED_TESTS) this.seenTests.clear();
+      this.seenTests.add(name);
+    }
     const link: ChainLink = { code, message: text };
     this.cur = { err, link, indent, ttl: FRAME_WINDOW, sawFrame: false, counted: !repeat };
     if (!repeat && this.throwSite && !isLibraryPath(this.throwSite.at.file)) link.location = this.throwSite.at;

@@ -24,6 +24,9 @@ const RX = {
   unittestHeader: /^(FAIL|ERROR): (\S+) \((.+)\)$/,
 };
 
+/** Failures remembered so the short summary can name them (bounded memory on any log). */
+const MAX_TRACKED_TESTS = 2000;
+
 interface Entry {
   err: LogError;
   links: ChainLink[];
@@ -98,7 +101,7 @@ export class PythonTracker {
       const collecting = /^ERROR collecting /.test(m[1]);
       const name = m[1].replace(/^ERROR (?:at|collecting) (?:setup of |teardown of )?/, '');
       const err = this.sink.record({ code: 'AssertionError', kind: setup ? 'setup-error' : 'test-failure', message: m[1], runtime: 'python', phase: 'test', ...(collecting ? {} : { test: name }) });
-      this.byTest.set(name, err);
+      this.remember(name, err);
       this.pytest.entry = { err, links: [{ code: 'AssertionError', message: m[1] }], sawE: false };
       return true;
     }
@@ -114,6 +117,7 @@ export class PythonTracker {
       const setup = this.pytest.section === 'ERRORS';
       const err = this.sink.record({ code, kind: setup ? 'setup-error' : 'test-failure', message: m[5] ? `${m[4]}: ${m[5]}` : code, runtime: 'python', phase: 'test' });
       this.sink.setLocation(err, loc(m[1], m[2]));
+      if (this.unnamed.length >= MAX_TRACKED_TESTS) this.unnamed.shift();
       this.unnamed.push(err);
       return true;
     }
@@ -188,6 +192,11 @@ export class PythonTracker {
     this.closeEntry();
   }
 
+  private remember(name: string, err: LogError): void {
+    if (this.byTest.size >= MAX_TRACKED_TESTS) this.byTest.clear();
+    this.byTest.set(name, err);
+  }
+
   /** `FAILED tests/t.py::test_x - AssertionError: …`: names the test fully, or reports it when no entry did. */
   private summaryItem(kind: string, nodeId: string, detail: string | undefined): void {
     const name = nodeId.slice(nodeId.lastIndexOf('::') + 2);
@@ -204,7 +213,7 @@ export class PythonTracker {
     const t = detail?.match(RX.excType);
     const code = t ? short(t[1]) : kind === 'ERROR' ? 'test-error' : 'AssertionError';
     const err = this.sink.record({ code, kind: kindOf, message: detail ?? nodeId, runtime: 'python', phase: 'test', test: nodeId });
-    this.byTest.set(nodeId, err);
+    this.remember(nodeId, err);
   }
 
   private closeEntry(): void {

@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST_CLI, ensureBuilt } from '../../helpers/build';
-import { analyzeText, MAX_DIAGRAM_LINES } from '../../../src/core/offload';
+import { analyzeText, LogAnalyzer, MAX_DIAGRAM_LINES } from '../../../src/core/offload';
 
 /**
  * Issue 15 "bad input" for offload: one 5 MB line, ANSI colours with `\r` progress bars, binary garbage, and a
@@ -124,4 +124,19 @@ test('analyzeText on garbage and on a 5 MB line returns an analysis, never throw
   const junk = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256)).toString('latin1');
   assert.ok(analyzeText(junk).lines > 0);
   assert.equal(analyzeText(`panic: ${'y'.repeat(5 << 20)}`).primary?.code, 'panic');
+});
+
+test('a run with 60,000 failing tests: every failure counted, the state the analyzer keeps stays bounded', () => {
+  // A real pytest entry (from a captured log) repeated under 60,000 test names, streamed line by line.
+  const real = readFileSync(join(__dirname, 'captured', 'pytest-class-method.log'), 'utf8').split('\n');
+  const entry = real.slice(real.findIndex((l) => /^_{3,} /.test(l)), real.findIndex((l) => /short test summary/.test(l)));
+  const a = new LogAnalyzer();
+  a.push('=================================== FAILURES ===================================');
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 60_000; i++) for (const l of entry) a.push(l.replace('TestCart.test_total', `TestCart.test_total_${i}`));
+  const r = a.finish();
+  assert.equal(r.errorCount, 60_000);
+  assert.equal(r.errors.length, 50);
+  assert.equal(r.primary?.test, 'TestCart.test_total_0');
+  assert.ok(process.memoryUsage().heapUsed - before < 64 * 1024 * 1024, `${process.memoryUsage().heapUsed - before} bytes`);
 });
