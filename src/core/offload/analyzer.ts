@@ -196,9 +196,15 @@ export class LogAnalyzer implements ReportSink {
 
 /** CI services (GitHub Actions, GitLab, Buildkite) stamp every line with an ISO time; the report starts after it. */
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? /;
+/**
+ * Task runners that multiplex several processes prefix each line with its source: Turborepo `web:test: `,
+ * docker compose `api-1  | `. The task part starts with a letter, so `file.c:12: ` and `Makefile:3: ` never match.
+ */
+const TASK_PREFIX = /^(?:[@\w./-]+:[A-Za-z][\w-]*: |[\w.-]+\s+\| )/;
 
 function stripTimestamp(line: string): string {
-  return line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57 ? line.replace(TIMESTAMP, '') : line;
+  const t = line.charCodeAt(0) >= 48 && line.charCodeAt(0) <= 57 ? line.replace(TIMESTAMP, '') : line;
+  return t.replace(TASK_PREFIX, '');
 }
 
 /** The printed output inside a `go test -json` event line, or undefined for any other line. */

@@ -55,15 +55,22 @@ for (const c of CASES) {
   });
 }
 
-test('the same logs stamped line by line with CI timestamps (GitHub Actions style) analyse the same', () => {
-  for (const c of CASES) {
-    const raw = readFileSync(join(DIR, c.file), 'utf8');
-    const stamped = raw.split('\n').map((l, i) => `2026-12-02T01:${String(i % 60).padStart(2, '0')}:07.1234567Z ${l}`).join('\n');
-    const a = analyzeText(raw).primary;
-    const b = analyzeText(stamped).primary;
-    assert.equal(b?.code, a?.code, c.file);
-    assert.equal(formatLocation(b?.location), formatLocation(a?.location), c.file);
-    assert.equal(b?.test, a?.test, c.file);
+test('the same logs with every line prefixed by a CI timestamp, a Turborepo task or a docker compose service analyse the same', () => {
+  const prefixes: [string, (i: number) => string][] = [
+    ['GitHub Actions', (i) => `2026-12-02T01:${String(i % 60).padStart(2, '0')}:07.1234567Z `],
+    ['Turborepo', () => '@acme/web:test: '],
+    ['docker compose', () => 'api-1  | '],
+  ];
+  for (const [what, prefix] of prefixes) {
+    for (const c of CASES) {
+      const raw = readFileSync(join(DIR, c.file), 'utf8');
+      const stamped = raw.split('\n').map((l, i) => prefix(i) + l).join('\n');
+      const a = analyzeText(raw).primary;
+      const b = analyzeText(stamped).primary;
+      assert.equal(b?.code, a?.code, `${what}: ${c.file}`);
+      assert.equal(formatLocation(b?.location), formatLocation(a?.location), `${what}: ${c.file}`);
+      assert.equal(b?.test, a?.test, `${what}: ${c.file}`);
+    }
   }
 });
 
