@@ -53,7 +53,7 @@ export class JsTracker {
   private members = false;
   /** Links whose location is a user stack frame (it then beats the throw-site fallback and later frames). */
   private readonly userFramed = new WeakSet<ChainLink>();
-  private cur: { err: LogError; link: ChainLink; indent: number; ttl: number; sawFrame: boolean; counted: boolean } | undefined;
+  private cur: { err: LogError; link: ChainLink; ttl: number; sawFrame: boolean; counted: boolean } | undefined;
   private throwSite: { at: Location; ttl: number } | undefined;
   private tap: { err?: LogError; wantMessage: boolean; name: string; declared?: Location } = { wantMessage: false, name: '' };
 
@@ -139,24 +139,24 @@ export class JsTracker {
       return true;
     }
     if ((m = line.match(RX.err)) && (!m[1] || this.test.name)) {
-      this.error(m[2], m[3], m[4] ?? '', m[1].length);
+      this.error(m[2], m[3], m[4] ?? '');
       return true;
     }
     if ((m = line.match(RX.bracketErr))) {
       // Node prints an error without a stack of its own in brackets: `[AggregateError: All promises were rejected] {`.
-      this.error(m[1], undefined, m[2], 0);
+      this.error(m[1], undefined, m[2]);
       return true;
     }
     if (this.test.name && !this.cur && (m = line.match(RX.thrown))) {
       // A test that threw a non-Error value (jest prints a timeout this way too).
-      this.error(/Exceeded timeout/.test(m[1]) ? 'timeout' : 'thrown', undefined, m[1].replace(/^"|"$/g, ''), 0);
+      this.error(/Exceeded timeout/.test(m[1]) ? 'timeout' : 'thrown', undefined, m[1].replace(/^"|"$/g, ''));
       return true;
     }
     if (this.test.jest && this.test.name && !this.cur) {
       // jest prints the error's message first, without `Error:` for a plain Error, and a matcher failure as the
       // matcher call: the first line under a `●` header is the error whatever its shape.
-      if ((m = line.match(RX.jestMatcher))) this.error('AssertionError', undefined, m[1].trim(), 0);
-      else this.error('Error', undefined, line.trim(), 0);
+      if ((m = line.match(RX.jestMatcher))) this.error('AssertionError', undefined, m[1].trim());
+      else this.error('Error', undefined, line.trim());
       return true;
     }
     if (this.throwSite && --this.throwSite.ttl <= 0) this.throwSite = undefined;
@@ -180,7 +180,7 @@ export class JsTracker {
     return true;
   }
 
-  private error(type: string, bracket: string | undefined, message: string, indent: number): void {
+  private error(type: string, bracket: string | undefined, message: string): void {
     this.close();
     const rejection = type === 'UnhandledPromiseRejection';
     const code = rejection ? 'ERR_UNHANDLED_REJECTION' : type === 'Error' && bracket ? bracket : type;
@@ -207,7 +207,7 @@ export class JsTracker {
       this.seenTests.add(name);
     }
     const link: ChainLink = { code, message: text };
-    this.cur = { err, link, indent, ttl: FRAME_WINDOW, sawFrame: false, counted: !repeat };
+    this.cur = { err, link, ttl: FRAME_WINDOW, sawFrame: false, counted: !repeat };
     if (!repeat && this.throwSite && !isLibraryPath(this.throwSite.at.file)) link.location = this.throwSite.at;
     this.throwSite = undefined;
     // A jest matcher header only has one error; later lines are diff and excerpt.
