@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { K0Error } from '../errors';
+import { cancelled, throwIfCancelled } from '../host/cancel';
 
 /**
  * The one way the product runs git. A repository's own config can name programs git runs on its behalf
@@ -44,6 +45,8 @@ export interface GitRunOptions {
   /** Keep the repository's `core.hooksPath` (only for asking git where the hooks folder is). */
   keepHooksPath?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** A withdrawn request kills the git process (SIGTERM) and the call ends with CANCELLED, instead of leaving git running. */
+  signal?: AbortSignal;
 }
 
 function gitEnv(base: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
@@ -102,9 +105,9 @@ function filterOverrides(names: string): string[] {
   return out;
 }
 
-function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv): Promise<{ err: NodeJS.ErrnoException | null; stdout: string; stderr: string }> {
+function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ err: NodeJS.ErrnoException | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile('git', argv, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env, windowsHide: true }, (err, stdout, stderr) =>
+    execFile('git', argv, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env, windowsHide: true, signal }, (err, stdout, stderr) =>
       done({ err: err as NodeJS.ErrnoException | null, stdout, stderr }));
   });
 }
@@ -113,15 +116,17 @@ function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv): Promise
 export async function runGit(cwd: string, args: string[], opts: GitRunOptions = {}): Promise<string> {
   checkCwd(cwd);
   checkArgs(args);
+  throwIfCancelled(opts.signal, 'git');
   const env = gitEnv(opts.env);
   let filters: string[] = [];
   if (opts.worktree) {
     // Exit 1 = no filter configured. Any other failure surfaces from the real command below.
-    const r = await execAsync(cwd, fullArgs(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], opts, []), env);
+    const r = await execAsync(cwd, fullArgs(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], opts, []), env, opts.signal);
     if (!r.err) filters = filterOverrides(r.stdout);
   }
   const argv = fullArgs(args, opts, filters);
-  const r = await execAsync(cwd, argv, env);
+  const r = await execAsync(cwd, argv, env, opts.signal);
+  if (opts.signal?.aborted) throw cancelled('git');
   if (r.err && !(opts.okCodes ?? [0]).includes(exitCode(r.err))) throw failure(cwd, args, r.err, r.stderr);
   return r.stdout;
 }

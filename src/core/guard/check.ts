@@ -74,10 +74,10 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   // git runs in its own process while this one loads the rules.
   let pending: Promise<ChangedFile[]>;
   if (source === 'diff') pending = Promise.resolve(parseUnifiedDiff(opts.diff ?? ''));
-  else if (source === 'staged') pending = stagedChanges(root);
-  else if (source === 'branch') pending = branchChanges(root, opts.branch!);
+  else if (source === 'staged') pending = stagedChanges(root, opts.signal);
+  else if (source === 'branch') pending = branchChanges(root, opts.branch!, opts.signal);
   else if (source === 'files') pending = Promise.resolve().then(() => wholeFiles(root, opts.files!, cwd));
-  else pending = worktreeChanges(root);
+  else pending = worktreeChanges(root, opts.signal); // a cancel kills git, not only stops waiting for it
   pending.catch(() => {}); // awaited below; avoid an unhandled rejection while rules load
 
   const trace = (opts.env ?? process.env).K0MARU_GUARD_TRACE ? (what: string) => process.stderr.write(`guard: ${what} at ${(performance.now() - t0).toFixed(1)} ms\n`) : () => {};

@@ -39,24 +39,24 @@ export async function repoRoot(cwd: string): Promise<string> {
 }
 
 /** `git diff --cached`: exactly what the commit being made adds (on an unborn branch git diffs the empty tree). */
-export async function stagedChanges(root: string): Promise<ChangedFile[]> {
+export async function stagedChanges(root: string, signal?: AbortSignal): Promise<ChangedFile[]> {
   // Index against HEAD: no working-tree file is read, so no clean filter can run.
-  return parseUnifiedDiff(await runGit(root, [...GIT_DIFF, '--cached', '--']));
+  return parseUnifiedDiff(await runGit(root, [...GIT_DIFF, '--cached', '--'], { signal }));
 }
 
 /** Diff from `base` to the working tree; before the first commit HEAD does not exist: everything is added. */
-async function diffToWorktree(root: string, base: string): Promise<string> {
+async function diffToWorktree(root: string, base: string, signal?: AbortSignal): Promise<string> {
   try {
-    return await runGit(root, [...GIT_DIFF, base, '--'], { worktree: true });
+    return await runGit(root, [...GIT_DIFF, base, '--'], { worktree: true, signal });
   } catch (err) {
-    if (base !== 'HEAD') throw err;
-    return runGit(root, [...GIT_DIFF, EMPTY_TREE, '--'], { worktree: true });
+    if (base !== 'HEAD' || signal?.aborted) throw err;
+    return runGit(root, [...GIT_DIFF, EMPTY_TREE, '--'], { worktree: true, signal });
   }
 }
 
 /** Tracked changes against HEAD (staged and unstaged) plus untracked, not-ignored files as whole-file additions. */
-export async function worktreeChanges(root: string): Promise<ChangedFile[]> {
-  const [diff, untracked] = await Promise.all([diffToWorktree(root, 'HEAD'), untrackedFiles(root)]);
+export async function worktreeChanges(root: string, signal?: AbortSignal): Promise<ChangedFile[]> {
+  const [diff, untracked] = await Promise.all([diffToWorktree(root, 'HEAD', signal), untrackedFiles(root, signal)]);
   return [...parseUnifiedDiff(diff), ...wholeFiles(root, untracked)];
 }
 
@@ -65,21 +65,21 @@ export async function worktreeChanges(root: string): Promise<ChangedFile[]> {
  * tree (so committed, staged and unstaged work all count), plus untracked files. This is what a reviewer of the
  * eventual pull request would see, including what is not committed yet.
  */
-export async function branchChanges(root: string, base: string): Promise<ChangedFile[]> {
+export async function branchChanges(root: string, base: string, signal?: AbortSignal): Promise<ChangedFile[]> {
   if (base.startsWith('-')) throw new K0Error('INVALID_ARGUMENT', `invalid branch name: ${base}`);
   let mergeBase: string;
   try {
-    mergeBase = (await runGit(root, ['merge-base', base, 'HEAD'])).trim();
+    mergeBase = (await runGit(root, ['merge-base', base, 'HEAD'], { signal })).trim();
   } catch (err) {
-    if (isK0Error(err) && err.code === 'INVALID_ARGUMENT') throw err;
+    if (isK0Error(err) && (err.code === 'INVALID_ARGUMENT' || err.code === 'CANCELLED')) throw err;
     throw new K0Error('GIT_FAILED', `no merge-base between '${base}' and HEAD: ${(err as Error).message}`);
   }
-  const [diff, untracked] = await Promise.all([runGit(root, [...GIT_DIFF, mergeBase, '--'], { worktree: true }), untrackedFiles(root)]);
+  const [diff, untracked] = await Promise.all([runGit(root, [...GIT_DIFF, mergeBase, '--'], { worktree: true, signal }), untrackedFiles(root, signal)]);
   return [...parseUnifiedDiff(diff), ...wholeFiles(root, untracked)];
 }
 
-async function untrackedFiles(root: string): Promise<string[]> {
-  const out = await runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z']);
+async function untrackedFiles(root: string, signal?: AbortSignal): Promise<string[]> {
+  const out = await runGit(root, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z'], { signal });
   return out.split('\0').filter(Boolean);
 }
 

@@ -22,18 +22,25 @@ const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
 const ADR = '---\ntitle: ADR-001 no eval\nstatus: accepted\n---\n# ADR-001: no eval\n\n## Invariants\n\n- deny: `eval(` | id: NO-EVAL\n';
 
 /** A `git` earlier on PATH that logs its arguments and holds `git diff` until a file exists (then runs the real git). */
-function holdingGit(): { dir: string; bin: string; log: string; release: string } {
+function holdingGit(): { dir: string; bin: string; log: string; release: string; pids: string } {
   const dir = mkdtempSync(join(tmpdir(), 'k0-held-git-'));
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
   const log = join(dir, 'git.log');
   const release = join(dir, 'release-git');
+  const pids = join(dir, 'held-pids');
   writeFileSync(
     join(bin, 'git'),
-    `#!/bin/sh\necho "$*" >> '${log}'\ncase " $* " in *" diff "*) while [ ! -e '${release}' ]; do sleep 0.02; done ;; esac\nexec /usr/bin/git "$@"\n`,
+    `#!/bin/sh\necho "$*" >> '${log}'\ncase " $* " in *" diff "*) echo $$ >> '${pids}'; while [ ! -e '${release}' ]; do sleep 0.02; done ;; esac\nexec /usr/bin/git "$@"\n`,
   );
   chmodSync(join(bin, 'git'), 0o755);
-  return { dir, bin, log, release };
+  return { dir, bin, log, release, pids };
+}
+
+/** The held `git diff` processes still running (their pids, as the wrapper recorded them). */
+function heldGits(git: { pids: string }): number[] {
+  if (!existsSync(git.pids)) return [];
+  return readFileSync(git.pids, 'utf8').split('\n').filter(Boolean).map(Number).filter((pid) => alive(pid));
 }
 
 async function until(what: string, cond: () => boolean, deadlineMs = 60_000): Promise<void> {
@@ -147,7 +154,8 @@ test('a guard_check cancelled while its git diff runs stops; other calls are ans
     await until('the guard started git diff', () => existsSync(git.log) && / diff /.test(` ${readFileSync(git.log, 'utf8')} `));
     ctl.abort('the user pressed stop');
     await assert.rejects(call, /the user pressed stop/);
-    // git is still held: the server answers other calls, a guard on a given diff included.
+    // The server killed the withdrawn call's git (nobody released it); it answers other calls, a guard on a given diff included.
+    await until('the cancelled call\'s git diff was killed', () => heldGits(git).length === 0);
     await healthy(s.client);
     const diff = 'diff --git a/b.ts b/b.ts\n--- a/b.ts\n+++ b/b.ts\n@@ -0,0 +1 @@\n+eval(x)\n';
     const other = await s.client.callTool({ name: 'guard_check', arguments: { diff } });
@@ -158,6 +166,8 @@ test('a guard_check cancelled while its git diff runs stops; other calls are ans
   } finally {
     writeFileSync(git.release, '');
     await s.client.close();
+    // The release file is the held git's only way out: it stays until every held git has seen it.
+    await until('every held git ended', () => heldGits(git).length === 0);
     repo.dispose();
     rmSync(git.dir, { recursive: true, force: true });
   }
@@ -220,8 +230,11 @@ test('in process: the server is idle as soon as a guard_check waiting for git is
     // Without the signal reaching guardCheck this waits for git, which nobody releases: the test would time out.
     await k0.idle();
     assert.ok(!existsSync(git.release), 'git is still held: the handler ended without it');
+    // The cancel killed the git it had started: nothing of the withdrawn call keeps running.
+    await until('the cancelled call\'s git diff was killed', () => heldGits(git).length === 0);
   } finally {
     writeFileSync(git.release, '');
+    await until('every held git ended', () => heldGits(git).length === 0);
     process.env.PATH = path;
     await client.close();
     await k0.close();
