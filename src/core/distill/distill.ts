@@ -160,7 +160,7 @@ export async function distillSkill(paths: VaultPaths, raw: unknown, opts: Distil
 
   // A long inline trace is kept as an offload node so the playbook can point at the raw evidence.
   if (!nodeId && !dryRun && analysis.lines > MCP_OFFLOAD_THRESHOLD) {
-    const r = await offloadLog(paths, { text: input.raw_trace!, taskName: `distill-${family.id}`, threshold: MCP_OFFLOAD_THRESHOLD, source: 'api', signal: opts.signal });
+    const r = await offloadLog(paths, { text: input.raw_trace!, taskName: `distill-${family.id}`, threshold: MCP_OFFLOAD_THRESHOLD, source: 'api', signal: opts.signal, keepNode: true });
     nodeId = r.nodeId;
   }
   const when = (opts.now ?? new Date()).toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -44,6 +44,12 @@ export interface OffloadInput {
   inspectHint?: InspectHint | 'tool' | 'command';
   /** The caller withdrew (an MCP cancellation): checked while reading and before the raw log is renamed into place. */
   signal?: AbortSignal;
+  /**
+   * The caller needs a node for the raw text whatever the summary costs (distill points its playbook at it; GC
+   * folds with threshold 0). Otherwise a log whose summary would not be smaller than itself comes back whole:
+   * an offload must never cost the agent more tokens than the log it replaces.
+   */
+  keepNode?: boolean;
 }
 
 export interface OffloadResult {
@@ -173,6 +179,17 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
     throwIfCancelled(input.signal, 'offload');
   }
   const nodeId = `node_${hasher.digest('hex').slice(0, 8)}`;
+  const mermaid = renderMermaid(analysis, nodeId);
+  const hint = input.inspectHint === 'command' ? CLI_INSPECT_HINT : input.inspectHint === 'tool' ? MCP_INSPECT_HINT : input.inspectHint;
+  const render = (pct: string) => renderSummary(mermaid, analysis, nodeId, pct, hint);
+  // The summary states its own reduction: count once with a same-width placeholder, then fill in the figure.
+  const draftTokens = countTokensSafe(render('99.9'));
+  if (!input.keepNode && threshold > 0 && draftTokens >= tokensBefore && bytes <= MAX_PASSTHROUGH_BYTES) {
+    // A short log (just over the threshold, few tokens) would grow: it comes back whole and nothing is stored.
+    const text = readFileSync(tmpPath!, 'utf8');
+    rmSync(tmpPath!, { force: true });
+    return { passthrough: true, text, lines, bytes, tokensBefore, tokensAfter: tokensBefore, reduction: 0, deduplicated: false, analysis };
+  }
   let rawPath = findNodeFile(paths.refsDir, nodeId);
   const deduplicated = rawPath !== undefined;
   if (rawPath) rmSync(tmpPath!, { force: true });
@@ -181,11 +198,6 @@ export async function offloadLog(paths: Pick<VaultPaths, 'refsDir' | 'projectRoo
     renameSync(tmpPath!, rawPath);
   }
 
-  const mermaid = renderMermaid(analysis, nodeId);
-  const hint = input.inspectHint === 'command' ? CLI_INSPECT_HINT : input.inspectHint === 'tool' ? MCP_INSPECT_HINT : input.inspectHint;
-  const render = (pct: string) => renderSummary(mermaid, analysis, nodeId, pct, hint);
-  // The summary states its own reduction: count once with a same-width placeholder, then fill in the figure.
-  const draftTokens = countTokensSafe(render('99.9'));
   const pct = formatPct(1 - draftTokens / Math.max(1, tokensBefore));
   const text = render(pct);
   const tokensAfter = countTokensSafe(text);

@@ -115,6 +115,22 @@ test('logs at or under the threshold pass through unchanged and write nothing', 
   assert.equal(over.lines, 51);
 });
 
+test('a log just over the threshold whose summary would cost more tokens comes back whole; distill can still ask for a node', async () => {
+  // A real 31-line mocha run: 144 tokens, where its diagram + summary costs ~180. An offload must not grow the context.
+  const p = project();
+  const text = fixture('mocha-spec-reporter.log');
+  const r = await offloadLog(p, { text, threshold: 30 });
+  assert.ok(r.lines > 30, `the fixture is over the threshold (${r.lines} lines)`);
+  assert.equal(r.passthrough, true, `the summary was kept although it is not smaller (${r.tokensAfter} >= ${r.tokensBefore} tokens)`);
+  assert.equal(r.text, text);
+  assert.equal(r.nodeId, undefined);
+  assert.deepEqual(existsSync(p.refsDir) ? readdirSync(p.refsDir) : [], [], 'nothing stored, no ledger line, no temp file');
+  const kept = await offloadLog(p, { text, threshold: 30, keepNode: true });
+  assert.equal(kept.passthrough, false);
+  assert.match(kept.nodeId ?? '', /^node_[0-9a-f]{8}$/);
+  assert.ok(kept.tokensAfter >= kept.tokensBefore, 'the case really is one where the summary is not smaller');
+});
+
 test('the same log twice is stored once; the ledger records both offloads', async () => {
   const p = project();
   const raw = fixture('go-deadlock.log').repeat(10);
