@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { offloadLog } from '../src/core/offload';
 import type { LogError } from '../src/core/offload';
 import { TOKENIZER_NAME } from '../src/core/tokens/count';
+import { readLabelFile, type LogLabel } from '../test/fixtures/logs/labels';
 
 const ROOT = join(__dirname, '..');
 const LOGS = join(ROOT, 'test', 'fixtures', 'logs');
@@ -24,17 +25,7 @@ const GOAL = { primary: 0.95, root: 0.95, cutOnLong: 0.97, longLines: 1000, merm
 /** Token cut is reported over logs the MCP tool would fold (more than 30 lines); shorter ones pass through. */
 const FOLDED_ABOVE = 30;
 
-interface Label {
-  runner: string;
-  /** `type` may list equivalent names separated by `|` (e.g. `AssertionError|ERR_ASSERTION`). */
-  primary: { type: string; message: string };
-  root: string | null;
-  test: string | null;
-  chain?: string[];
-  /** Where each link of `chain` surfaced (its deepest user frame), same order. */
-  chain_roots?: (string | null)[];
-  split: 'tune' | 'holdout';
-}
+type Label = LogLabel;
 
 interface LogResult {
   file: string;
@@ -257,7 +248,7 @@ function describeMiss(r: LogResult): string {
 }
 
 async function main(): Promise<void> {
-  const labels = JSON.parse(readFileSync(join(LOGS, 'expected.json'), 'utf8')) as Record<string, Label>;
+  const labels = readLabelFile();
   const onlySplit = arg('--split');
   const only = arg('--only');
   const verbose = process.argv.includes('--verbose');

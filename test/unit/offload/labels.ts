@@ -1,27 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeText, formatLocation, type LogAnalysis } from '../../../src/core/offload';
+import { readLabelFile, type LogLabel as FixtureLabel } from '../../fixtures/logs/labels';
 import { LOG_DIR } from './fixtures';
 
-/** One human label of test/fixtures/logs/expected.json (written by whoever captured the log, not by the analyzer's author). */
-export interface LogLabel {
+/** A label with its log's file name. */
+export interface LogLabel extends FixtureLabel {
   file: string;
-  runner: string;
-  /** `type` may list accepted spellings separated by `|` (`AssertionError|ERR_ASSERTION`). */
-  primary: { type: string; message: string };
-  /** `file:line` of the deepest user frame, as printed (a suffix of the path the log shows); null: none exists. */
-  root: string | null;
-  test: string | null;
-  /** Exception chain codes, final exception first. */
-  chain?: string[];
-  /** Where each link of `chain` surfaced (its deepest user frame), same order; null: no user frame. */
-  chain_roots?: (string | null)[];
-  split: 'tune' | 'holdout';
 }
 
 export function readLabels(): LogLabel[] {
-  const raw = JSON.parse(readFileSync(join(LOG_DIR, 'expected.json'), 'utf8')) as Record<string, Omit<LogLabel, 'file'> & { file?: string }>;
-  return Object.entries(raw).map(([file, l]) => ({ ...l, file: l.file ?? file }));
+  return Object.entries(readLabelFile()).map(([file, l]) => ({ ...l, file }));
 }
 
 export interface Verdict {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLabelFile } from '../../fixtures/logs/labels';
 
 /**
  * The offload evaluation set (test/fixtures/logs + expected.json) is only worth its numbers if every log came from
@@ -11,17 +12,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 const LOGS = join(ROOT, 'test', 'fixtures', 'logs');
 
-interface Label {
-  runner: string;
-  primary: { type: string; message: string };
-  root: string | null;
-  test: string | null;
-  chain?: string[];
-  chain_roots?: (string | null)[];
-  split: string;
-}
-
-const labels = JSON.parse(readFileSync(join(LOGS, 'expected.json'), 'utf8')) as Record<string, Label>;
+const labels = readLabelFile();
 const logs = readdirSync(LOGS).filter((f) => f.endsWith('.log')).sort();
 const text = (f: string) => readFileSync(join(LOGS, f), 'utf8');
 
