@@ -55,7 +55,8 @@ export async function flushDecision(host: CommandHost, args?: FlushArgs): Promis
       if (go !== 'Supersede Anyway') return undefined;
     } else if (warning) void vscode.window.showWarningMessage(`K0maru: ${warning}`);
     const flushed = await tools.flushNote(project.paths, input);
-    const r: FlushCommandResult = { ...flushed, warnings: warning ? [...flushed.warnings, warning] : flushed.warnings, droppedRules: dropped.map((d) => d.ruleId) };
+    // The core's flush states the dropped rules among its warnings (the same words as `warning`): not said twice.
+    const r: FlushCommandResult = { ...flushed, droppedRules: dropped.map((d) => d.ruleId) };
     host.log.info(`flush: ${r.outcome} ${r.path}${r.superseded.length ? `; superseded ${r.superseded.join(', ')}` : ''}`);
     for (const w of r.warnings) host.log.warn(`flush: ${w}`);
     if (args?.open ?? !args) await openAt(vscode.Uri.file(r.absPath));

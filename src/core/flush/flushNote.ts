@@ -17,6 +17,8 @@ import { describeRecovery, recoverLocked } from './recover';
 import { faultPoint } from '../fsutil/fault';
 import { sweepStaleTemps } from '../fsutil/atomicWrite';
 import { throwIfCancelled } from '../host/cancel';
+import { parseAdrRules } from '../guard/ruleParser';
+import { describeDropped, droppedRules } from './droppedRules';
 
 export type FlushOutcome = 'created' | 'up_to_date' | 'versioned';
 
@@ -98,6 +100,10 @@ export async function flushNote(paths: VaultPaths, input: FlushInput, opts: Flus
       return { rel: old, abs, before, after, fields };
     });
     const changed = edits.filter((e) => e.after !== e.before);
+    // Superseding turns the old ADRs' rules off: a replacement that does not carry them lifts the guard. Every
+    // adapter (MCP, CLI, editor) reports it from here, read from the very notes being superseded.
+    const dropped = droppedRules(changed.map((e) => parseAdrRules(e.before, e.rel)), changed.map((e) => e.rel), text);
+    if (dropped.length) warnings.push(describeDropped(dropped));
 
     if (outcome === 'up_to_date' && !changed.length) {
       return result(paths, rel, outcome, n, rule, olds, warnings);

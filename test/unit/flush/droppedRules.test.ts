@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decisionTemplate, describeDropped, droppedRules } from '../../../src/core/flush';
+import { decisionTemplate, describeDropped, droppedRules, flushNote } from '../../../src/core/flush';
+import { spawnSync } from 'node:child_process';
+import { ensureBuilt, DIST_CLI } from '../../helpers/build';
+import { locateVault } from '../../../src/core/vault/paths';
 import { loadVaultRules } from '../../../src/core/guard/ruleStore';
 import { tempVault } from '../../helpers/tempVault';
 
@@ -49,6 +52,40 @@ test('the decision template has an empty ## Invariants section that reads as no 
     const a = adrs.find((x) => x.adrPath.endsWith('ADR-003-new.md'));
     assert.equal(a?.rules.length ?? 0, 0);
     assert.deepEqual(a?.diagnostics ?? [], []);
+  } finally {
+    v.cleanup();
+  }
+});
+
+test('every flush that supersedes an ADR with a decision lacking its rules says which rules stop applying (core, so MCP and CLI too)', async () => {
+  const v = tempVault({ '02_Architecture/ADR-001-lock.md': OLD });
+  try {
+    const r = await flushNote(locateVault({ cwd: v.root, env: {} }), { title: 'Gateway charges', content: 'We charge through the gateway.', category: 'decision', supersedes: 'ADR-001' });
+    assert.deepEqual(r.superseded, ['02_Architecture/ADR-001-lock.md']);
+    const w = r.warnings.find((x) => /stop applying/.test(x));
+    assert.ok(w, `no warning about the lifted rules: ${JSON.stringify(r.warnings)}`);
+    assert.match(w!, /ADR-001-lock: LOCK, NO-TIMER/);
+    // A replacement that carries every rule over lifts nothing and says nothing.
+    const v2 = tempVault({ '02_Architecture/ADR-001-lock.md': OLD });
+    try {
+      const carried = '## Invariants\n\n- deny: `charge(` | id: LOCK\n- warn: `setTimeout(` | in: src/** | id: NO-TIMER\n- deny: /eval\\(/\n';
+      const r2 = await flushNote(locateVault({ cwd: v2.root, env: {} }), { title: 'Gateway charges', content: carried, category: 'decision', supersedes: 'ADR-001' });
+      assert.deepEqual(r2.warnings.filter((x) => /stop applying/.test(x)), []);
+    } finally {
+      v2.cleanup();
+    }
+  } finally {
+    v.cleanup();
+  }
+});
+
+test('k0maru flush --supersedes prints the lifted rules as a note on stderr (built CLI)', () => {
+  ensureBuilt();
+  const v = tempVault({ '02_Architecture/ADR-001-lock.md': OLD });
+  try {
+    const r = spawnSync(process.execPath, [DIST_CLI, 'flush', '--vault', v.root, '--title', 'Gateway charges', '--category', 'decision', '--supersedes', 'ADR-001'], { encoding: 'utf8', cwd: v.root, input: 'We charge through the gateway.' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /note: 3 rule\(s\) stop applying .*ADR-001-lock: LOCK, NO-TIMER/);
   } finally {
     v.cleanup();
   }
