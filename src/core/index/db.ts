@@ -172,10 +172,19 @@ export class IndexDb {
     this.write(() => {
       this.db.exec('PRAGMA journal_mode=TRUNCATE; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON;');
     }, false);
+    // The header's user_version is stamped in the same transaction as a completed setup of this SCHEMA_VERSION:
+    // when it matches, the file holds every table and there is nothing to create or look up (one header read
+    // instead of a sqlite_master lookup and a meta query on every one-shot process). A new, emptied, healed or
+    // older file reads 0 or another number and takes the full path below.
+    if (Number(this.get('PRAGMA user_version')?.user_version) === SCHEMA_VERSION) return;
     const hasMeta = this.get("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'");
     if (hasMeta) {
       const v = this.get("SELECT value FROM meta WHERE key='schema_version'");
-      if (v && Number(v.value) === SCHEMA_VERSION) return;
+      if (v && Number(v.value) === SCHEMA_VERSION) {
+        // Set up by a build that did not stamp the header yet: stamp it, so the next open takes the fast path.
+        this.write(() => this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`));
+        return;
+      }
       this.log('warn', `index schema ${v?.value ?? '?'} != ${SCHEMA_VERSION}; rebuilding the index from Markdown`);
       this.write(() => {
         const tables = this.db.all("SELECT name, type FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'");
@@ -190,6 +199,7 @@ export class IndexDb {
     this.write(() => {
       this.db.exec(SCHEMA_SQL);
       this.db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
+      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
 
