@@ -14,6 +14,7 @@ import { IncrementalScanner } from '../../src/core/scan/scanner';
 import { recall } from '../../src/core/search/recall';
 import type { RecallMode, VectorChannel } from '../../src/core/search/types';
 import { DEFAULT_FUSION, fuse, indexGraph, SEED_RRF, type FusionOptions } from '../../src/core/search/fusion';
+import { relevanceFloor } from '../../src/core/search/floor';
 import { VECTOR_SCHEMA_SQL, VectorStore, type PassageOptions } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
@@ -85,9 +86,12 @@ async function main(): Promise<void> {
   queries.forEach((q, i) => qvec.set(q.query, qv[i]));
 
   const graph = indexGraph(idx);
-  const channel = (store: VectorStore, fusion: FusionOptions): VectorChannel => ({
+  // The product's relevance floor (floor.ts) applies to every method below but the "no floor" rows.
+  const floor = relevanceFloor(modelId);
+  const channel = (store: VectorStore, fusion: FusionOptions, noFloor?: boolean): VectorChannel => ({
     search: async (query, pool) => store.search(qvec.get(query)!, pool),
     pending: () => 0,
+    floor: noFloor ? undefined : floor,
     fuse: (lex, vec) => fuse(lex, vec, fusion, graph),
   });
   const project = { index: idx, paths: { notesRoot: corpus } } as unknown as Parameters<typeof recall>[0];
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
   mini.addAll(docs.map((d) => ({ id: Number(d.id), path: String(d.path), title: String(d.title), body: String(d.body) })));
 
   const main60 = stores.get('60w+title')!;
-  type Method = { name: string; mode: RecallMode | 'minisearch'; store?: VectorStore; fusion?: FusionOptions };
+  type Method = { name: string; mode: RecallMode | 'minisearch'; store?: VectorStore; fusion?: FusionOptions; noFloor?: boolean };
   const methods: Method[] = [
     { name: 'bm25', mode: 'bm25' },
     { name: 'minisearch', mode: 'minisearch' },
@@ -116,6 +120,8 @@ async function main(): Promise<void> {
     { name: 'rescue .30 @3', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.3, rescueAfter: 3 } },
     { name: 'rescue .35 @3', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 } },
     { name: 'rescue .40 @2', mode: 'hybrid', store: main60, fusion: { method: 'rescue', rescueCosine: 0.4, rescueAfter: 2 } },
+    { name: 'vector, no floor', mode: 'vector', store: main60, noFloor: true },
+    { name: 'default, no floor', mode: 'hybrid', store: main60, fusion: DEFAULT_FUSION, noFloor: true },
     { name: 'default', mode: 'hybrid', store: main60, fusion: DEFAULT_FUSION },
     { name: 'default + boost .05', mode: 'hybrid', store: main60, fusion: { ...DEFAULT_FUSION, boost: 0.05 } },
   ];
@@ -130,7 +136,7 @@ async function main(): Promise<void> {
       let ranked: string[];
       if (m.mode === 'minisearch') ranked = mini.search(q.query).slice(0, 10).map((r) => String(r.path));
       else {
-        const res = await recall(project, q.query, { limit: 10, mode: m.mode, vectors: m.store ? channel(m.store, m.fusion ?? SEED_RRF) : undefined });
+        const res = await recall(project, q.query, { limit: 10, mode: m.mode, vectors: m.store ? channel(m.store, m.fusion ?? SEED_RRF, m.noFloor) : undefined });
         ranked = res.hits.map((h) => h.path);
       }
       (perQuery[q.id] ??= {})[m.name] = ranked.slice(0, 5);
@@ -149,6 +155,7 @@ async function main(): Promise<void> {
   const lines = [header, `|---|${cols.map(() => '---|---').join('|')}|`];
   for (const m of methods) lines.push(`| ${m.name} | ${cols.map((c) => `${rows[m.name][c].ndcg.toFixed(3)} | ${rows[m.name][c].r5.toFixed(2)}`).join(' | ')} |`);
   const table = lines.join('\n');
+  console.log(`\nrelevance floor ${floor ?? 'none'} (${modelId}); "no floor" rows show the same method without it`);
   console.log(`\n${queries.length} queries (${types.map((t) => `${queries.filter((q) => q.type === t).length} ${t}`).join(', ')})\n`);
   console.log(table);
   const outDir = join(__dirname, '..', 'results');

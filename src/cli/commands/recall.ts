@@ -43,17 +43,18 @@ export const recallCommand: Command = {
         await opened?.dispose();
       }
       if (values.explain && !json) {
-        writeLine(io.stdout, renderExplainTable({ query, mode, effectiveMode: result.effectiveMode, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, hits: result.hits }));
+        writeLine(io.stdout, renderExplainTable({ query, mode, effectiveMode: result.effectiveModeLabel, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, hits: result.hits }));
         return EXIT.OK;
       }
       if (values.explain) {
-        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...h.explain })) });
+        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...h.explain })) });
         return EXIT.OK;
       }
       if (json) {
         writeJson(io.stdout, result);
         return EXIT.OK;
       }
+      if (result.effectiveModeLabel !== result.effectiveMode) writeLine(io.stderr, `note: answered as ${result.effectiveModeLabel}`);
       for (const w of result.warnings) writeLine(io.stderr, `note: ${w}`);
       if (!result.hits.length) writeLine(io.stderr, 'no matching notes');
       else writeLine(io.stdout, values.full ? renderFull(result.hits) : renderWire(result.hits));

@@ -2,6 +2,7 @@ import type { IndexDb } from '../index/db';
 import { isK0Error, K0Error } from '../errors';
 import type { ChannelHit } from '../search/bm25';
 import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/fusion';
+import { relevanceFloor } from '../search/floor';
 import type { VectorChannel } from '../search/types';
 import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
 import { embedWithinBudget, type CatchUpReport, type EmbedTexts } from './budget';
@@ -56,6 +57,8 @@ export function createVectorChannel(opts: {
       return store.search(vectors[0], pool);
     },
     pending: () => store.pending(),
+    coverage: () => store.size,
+    floor: relevanceFloor(opts.modelId),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
     async catchUp(budgetMs?: number, catchUpOpts: { since?: number } = {}): Promise<number> {
       last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs, starvedBefore: last?.starved });

@@ -55,10 +55,20 @@ export async function recallWithVectors(project: Pick<Project, 'index' | 'paths'
   throwIfCancelled(opts.signal, 'recall');
   // Loaded on first use: the MCP server imports this module at start, and its tools/list must not wait for search.
   const { recall } = await import('../search/recall');
-  const channel = vec.channel && opts.adaptChannel ? opts.adaptChannel(vec.channel) : vec.channel;
+  const channel = vec.channel && opts.adaptChannel ? keepModelFacts(vec.channel, opts.adaptChannel(vec.channel)) : vec.channel;
   const r = await recall(project, query, { limit: opts.limit, mode, full: opts.full, vectors: channel });
   if (vec.warning) {
     r.warnings = vec.channel ? [vec.warning, ...r.warnings] : [vec.warning, ...r.warnings.filter((w) => !w.startsWith(NO_CHANNEL))];
   }
   return r;
+}
+
+/**
+ * A wrapped channel (the debugger's other fusion preset) still searches the same store with the same model: it
+ * keeps the model's relevance floor and the store's coverage unless the wrapper sets its own, so no host can
+ * lose the floor or report full coverage by swapping the fusion.
+ */
+function keepModelFacts(base: VectorChannel, adapted: VectorChannel): VectorChannel {
+  const coverage = adapted.coverage ?? (base.coverage ? () => base.coverage!() : undefined);
+  return { ...adapted, floor: adapted.floor ?? base.floor, coverage };
 }

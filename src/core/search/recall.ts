@@ -5,8 +5,9 @@ import type { Project } from '../project';
 import { readNoteText } from '../vault/noteSources';
 import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
+import { applyFloor } from './floor';
 import { makeSnippet } from './snippet';
-import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel } from './types';
+import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel, VectorCoverage } from './types';
 
 export interface RecallOptions {
   limit?: number;
@@ -33,6 +34,7 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
   let ranked: RankedDoc[];
   let effectiveMode: RecallMode = mode;
   let pending: number | undefined;
+  let coverage: VectorCoverage | undefined;
   const vectors = opts.vectors;
   if (mode !== 'bm25' && !vectors) {
     warnings.push('vector channel unavailable (no embedding model loaded): answered with BM25 only');
@@ -42,6 +44,7 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
     ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
   } else {
     pending = vectors!.pending();
+    coverage = vectors!.coverage?.();
     if (pending > 0) warnings.push(`${pending} chunk(s) still waiting for vectors: the vector channel covers part of the vault`);
     // A dead embedding worker or a broken model must not fail recall: answer with BM25 and say why.
     const vec = await vectors!.search(query, pool).catch((err: unknown) => {
@@ -51,13 +54,23 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
     });
     if (!vec) {
       effectiveMode = 'bm25';
+      coverage = undefined;
       ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
-    } else if (mode === 'vector') ranked = fromChannel(vec, 'vector');
-    else ranked = vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool });
+    } else if (mode === 'vector') ranked = applyFloor(fromChannel(vec, 'vector'), vectors!.floor);
+    // The floor applies after fusion, so the scores of what stays are those of the unfloored fusion.
+    else ranked = applyFloor(vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool }), vectors!.floor);
   }
 
   const hits = dress(idx, project.paths, ranked, query, !!opts.full).slice(0, limit);
-  return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, tookMs: performance.now() - t0 };
+  return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, coverage, effectiveModeLabel: modeLabel(effectiveMode, coverage), tookMs: performance.now() - t0 };
+}
+
+/** "hybrid", or "hybrid (partial: 41 % of passages)" while the vector channel covers part of the vault. */
+export function modeLabel(mode: RecallMode, coverage: VectorCoverage | undefined): string {
+  if (mode === 'bm25' || !coverage || coverage.embedded >= coverage.passages) return mode;
+  // Rounded down: a vault one passage short of complete says 99 %, never 100 %.
+  const pct = Math.floor((100 * coverage.embedded) / Math.max(1, coverage.passages));
+  return `${mode} (partial: ${pct} % of passages)`;
 }
 
 function fromChannel(hits: ChannelHit[], channel: 'bm25' | 'vector'): RankedDoc[] {

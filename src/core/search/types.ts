@@ -36,7 +36,19 @@ export interface RecallResult {
   warnings: string[];
   /** Chunks still waiting for vectors. */
   pendingVectors?: number;
+  /** How much of the vault the vector channel covered for this answer (passages with a vector / all passages). */
+  coverage?: VectorCoverage;
+  /**
+   * effectiveMode as a person should read it: "hybrid (partial: 41 % of passages)" while vectors are missing,
+   * so an answer over a mostly empty vector index never just says "hybrid".
+   */
+  effectiveModeLabel: string;
   tookMs: number;
+}
+
+export interface VectorCoverage {
+  embedded: number;
+  passages: number;
 }
 
 /** A candidate after fusion, before it is dressed up as a RecallHit. */
@@ -54,6 +66,10 @@ export interface RankedDoc {
 export interface VectorChannel {
   search(query: string, pool: number): Promise<ChannelHit[]>;
   pending(): number;
+  /** Passages with a vector and all passages, from what the store holds in memory (no query: it runs per recall). */
+  coverage?(): VectorCoverage;
+  /** The relevance floor of this channel's model (floor.ts): vector-only hits below it are dropped. */
+  floor?: number;
   /** Combines the channels for `hybrid` mode; owned by the fusion module. */
   fuse(lexical: ChannelHit[], vector: ChannelHit[], opts: { limit: number; pool: number }): RankedDoc[];
 }

@@ -21,7 +21,9 @@ export const recallMemoryTool: ToolDefinition = {
   },
   outputSchema: {
     mode: z.string(),
+    /** "hybrid", or "hybrid (partial: 41 % of passages)" while vectors are missing; "bm25" when BM25 answered alone. */
     effective_mode: z.string(),
+    coverage: z.object({ embedded: z.number(), passages: z.number() }).optional(),
     warnings: z.array(z.string()),
     hits: z.array(
       z.object({
@@ -47,10 +49,13 @@ export const recallMemoryTool: ToolDefinition = {
       // Scan before answer, the vectors within the budget, and the BM25 fallback with its warning: all in the host.
       const r = await ctx.host.recall(String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: args.mode as RecallMode | undefined, full, budgetMs: VECTOR_BUDGET_MS, signal: ctx.signal });
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
-      const text = r.warnings.length ? `${body}\n\n(${r.warnings.join('; ')})` : body;
+      // A partial vector index is said in the text too: the agent reads the text, not always the structure.
+      const notes = [...(r.effectiveModeLabel !== r.effectiveMode ? [`answered as ${r.effectiveModeLabel}`] : []), ...r.warnings];
+      const text = notes.length ? `${body}\n\n(${notes.join('; ')})` : body;
       return textResult(text, {
         mode: r.mode,
-        effective_mode: r.effectiveMode,
+        effective_mode: r.effectiveModeLabel,
+        ...(r.coverage ? { coverage: r.coverage } : {}),
         warnings: r.warnings,
         hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(full ? { markdown: h.markdown ?? '' } : {}) })),
       });

@@ -1,0 +1,112 @@
+// Calibrates the relevance floor (the cosine a vector-only hit must reach) on the real ADR corpus, from data:
+// the cosines of vector-only hits for the graded queries (queries.json) against those for queries no note
+// answers (offtopic.json: random letter strings, other-domain questions). Every query set is split by position,
+// even = tune, odd = test: the floor is chosen on the tune half and its precision is reported on the test half.
+//
+//   npx tsx bench/quality/floor.ts [--corpus DIR] [--margin 0.01]
+//
+// Run bench/quality/run.ts first: it builds the index and the vectors in .cache/bench-quality/ (this script
+// embeds only the queries). "Vector-only" = in the vector channel's pool (30) but not in BM25's (30).
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { IndexDb } from '../../src/core/index/db';
+import { searchBm25 } from '../../src/core/search/bm25';
+import { relevanceFloor } from '../../src/core/search/floor';
+import { VectorStore } from '../../src/core/search/vector';
+import { EmbeddingEngine } from '../../src/core/embed/engine';
+import { bundledModelDir } from '../../src/core/embed/modelLocation';
+
+interface Graded {
+  id: string;
+  type: string;
+  query: string;
+  relevant: Record<string, number>;
+}
+
+const args = process.argv.slice(2);
+const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const corpus = resolve(opt('--corpus') ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault'));
+const margin = Number(opt('--margin') ?? 0.01);
+const POOL = 30;
+
+const graded = (JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: Graded[] }).queries;
+const junkFile = JSON.parse(readFileSync(join(__dirname, 'offtopic.json'), 'utf8')) as { random: string[]; offtopic: string[] };
+const junk = [...junkFile.random.map((q) => ({ kind: 'random', query: q })), ...junkFile.offtopic.map((q) => ({ kind: 'offtopic', query: q }))];
+const half = <T>(xs: T[], odd: boolean) => xs.filter((_, i) => i % 2 === (odd ? 1 : 0));
+
+const q = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1) + 0.5))];
+};
+const fmt = (xs: number[]) => (xs.length ? `n=${xs.length} min ${q(xs, 0).toFixed(3)} p10 ${q(xs, 0.1).toFixed(3)} p50 ${q(xs, 0.5).toFixed(3)} p90 ${q(xs, 0.9).toFixed(3)} max ${q(xs, 1).toFixed(3)}` : 'n=0');
+
+async function main(): Promise<void> {
+  const dbPath = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
+  if (!existsSync(dbPath)) throw new Error(`no cached index at ${dbPath}: run npx tsx bench/quality/run.ts first`);
+  const idx = IndexDb.open(dbPath);
+  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads: 2, batchSize: 32 });
+  const { id: modelId, dimension } = engine.config;
+  const store = new VectorStore(idx, modelId, dimension);
+  if (store.pending() > 0) throw new Error(`${store.pending()} passages have no vector yet: run bench/quality/run.ts first`);
+  const docPath = new Map(idx.all('SELECT id, path FROM documents').map((r) => [Number(r.id), String(r.path)]));
+  const texts = [...graded.map((g) => g.query), ...junk.map((j) => j.query)];
+  const vecs = (await engine.embed(texts)).vectors;
+  const qv = new Map(texts.map((t, i) => [t, vecs[i]]));
+
+  /** The vector-only hits of one query: cosine and path, best first. */
+  const vectorOnly = (query: string) => {
+    const lexical = new Set(searchBm25(idx, query, POOL).map((h) => h.docId));
+    const hits = store.search(qv.get(query)!, POOL);
+    return { lexical: lexical.size, top: hits[0]?.score ?? -1, only: hits.filter((h) => !lexical.has(h.docId)).map((h) => ({ cosine: h.score, path: docPath.get(h.docId)!, rank: h.rank })) };
+  };
+
+  const measure = (odd: boolean) => {
+    const junkTop = half(junk, odd).map((j) => ({ ...j, ...vectorOnly(j.query) }));
+    const real = half(graded, odd).map((g) => ({ ...g, ...vectorOnly(g.query) }));
+    // Relevant (grade ≥ 2) documents the vector channel alone brought into its top 10: what a floor must keep.
+    const relevantOnly = real.flatMap((r) => r.only.filter((h) => h.rank <= 10 && (r.relevant[h.path] ?? 0) >= 2).map((h) => ({ ...h, type: r.type, id: r.id })));
+    const irrelevantOnly = real.flatMap((r) => r.only.filter((h) => h.rank <= 10 && !(h.path in r.relevant)).map((h) => h.cosine));
+    return { junkTop, real, relevantOnly, irrelevantOnly };
+  };
+
+  const tune = measure(false);
+  const test = measure(true);
+  console.log(`model ${modelId}; ${graded.length} graded queries, ${junk.length} off-topic/nonsense queries; halves by position (even = tune, odd = test)\n`);
+  for (const [name, m] of [['tune', tune], ['test', test]] as const) {
+    console.log(`${name}: best vector-only cosine, nonsense/off-topic: ${fmt(m.junkTop.map((j) => j.only[0]?.cosine ?? -1))}`);
+    console.log(`${name}: best vector-only cosine, graded queries:     ${fmt(m.real.map((r) => r.only[0]?.cosine ?? -1))}`);
+    console.log(`${name}: relevant (grade≥2) vector-only hits, top 10: ${fmt(m.relevantOnly.map((h) => h.cosine))}`);
+    console.log(`${name}: ungraded vector-only hits, top 10:           ${fmt(m.irrelevantOnly)}\n`);
+  }
+
+  // The floor: just above every tune nonsense/off-topic query's best vector-only cosine, rounded up to 0.01.
+  const junkMax = Math.max(...tune.junkTop.map((j) => j.only[0]?.cosine ?? -1));
+  const chosen = Math.ceil((junkMax + margin) * 100) / 100;
+  const keptRelTune = tune.relevantOnly.filter((h) => h.cosine >= chosen).length;
+  console.log(`chosen on tune: max nonsense vector-only cosine ${junkMax.toFixed(3)} + margin ${margin} → floor ${chosen.toFixed(2)} (keeps ${keptRelTune}/${tune.relevantOnly.length} relevant vector-only hits of the tune half)`);
+  const shipped = relevanceFloor(modelId);
+  console.log(`shipped floor for ${modelId}: ${shipped ?? 'none'}\n`);
+
+  const floor = shipped ?? chosen;
+  const junkRejected = test.junkTop.filter((j) => !j.only.some((h) => h.cosine >= floor));
+  const junkEmpty = test.junkTop.filter((j) => j.lexical === 0 && !j.only.some((h) => h.cosine >= floor));
+  const keptRel = test.relevantOnly.filter((h) => h.cosine >= floor);
+  const keptIrr = test.irrelevantOnly.filter((c) => c >= floor);
+  console.log(`test half, floor ${floor.toFixed(2)}:`);
+  console.log(`  nonsense/off-topic queries with no vector-only hit left: ${junkRejected.length}/${test.junkTop.length}; with no hit at all (no BM25 match either): ${junkEmpty.length}/${test.junkTop.length}`);
+  for (const j of test.junkTop.filter((x) => !junkRejected.includes(x))) console.log(`    still passes: "${j.query}" (${j.only[0].cosine.toFixed(3)} ${j.only[0].path})`);
+  console.log(`  relevant vector-only hits kept (recall of the floor): ${keptRel.length}/${test.relevantOnly.length}`);
+  for (const h of test.relevantOnly.filter((x) => x.cosine < floor)) console.log(`    dropped: ${h.id} (${h.type}) ${h.cosine.toFixed(3)} ${h.path}`);
+  console.log(`  ungraded vector-only hits kept: ${keptIrr.length}/${test.irrelevantOnly.length}`);
+  console.log(`  precision of what passes (relevant among graded-query vector-only hits ≥ floor, top 10): ${(keptRel.length / Math.max(1, keptRel.length + keptIrr.length)).toFixed(2)}`);
+  const junkPassing = test.junkTop.reduce((s, j) => s + j.only.filter((h) => h.cosine >= floor && h.rank <= 10).length, 0);
+  console.log(`  vector-only hits ≥ floor from nonsense/off-topic queries (top 10): ${junkPassing}`);
+  await engine.dispose();
+  idx.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
