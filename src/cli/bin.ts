@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { EXIT } from './command';
 import { runCli } from './main';
+import { preferQuickWasmStart } from '../core/index/wasmTier';
 
 // The `k0maru` executable (bundled as dist/cli.mjs).
 
@@ -15,6 +16,9 @@ for (const stream of [process.stdout, process.stderr]) {
     outputFailed = true;
   });
 }
+
+// One process per command: SQLite's and RE2's WASM is not worth TurboFan's tier-up here (issue 17; wasmTier.ts).
+preferQuickWasmStart();
 
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
   (code) => {

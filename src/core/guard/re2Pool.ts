@@ -1,5 +1,6 @@
 import { K0Error } from '../errors';
 import { LruMap } from './lru';
+import { compileWasmQuickly } from '../index/wasmTier';
 
 /**
  * The process's RE2 engine (re2-wasm), loaded lazily, and the pool of its live compiled regexes: the one place that
@@ -15,11 +16,18 @@ export interface Re2Like {
 type Re2Ctor = new (src: string, flags: string) => Re2Like;
 
 let re2Ctor: Re2Ctor | undefined;
+let loaded = false;
+/** Whether this process has loaded (compiled) RE2 at all: a run whose regex rules never need it must not (tests). */
+export function re2Loaded(): boolean {
+  return loaded;
+}
 export function loadRe2(): Re2Ctor {
   // Loaded on first use: the WASM costs ~25 ms and many hook runs never meet a regex rule's prefilter.
   // In the bundle, re2-wasm resolves re2.wasm beside dist/cli.js (esbuild.mjs copies it there).
   // A literal require() so esbuild bundles the module while still loading it lazily.
-  re2Ctor ??= (require('re2-wasm') as { RE2: Re2Ctor }).RE2;
+  // Compiled without TurboFan tier-up when the process is one-shot (the CLI, the git hook): ../index/wasmTier.ts.
+  re2Ctor ??= compileWasmQuickly(() => (require('re2-wasm') as { RE2: Re2Ctor }).RE2);
+  loaded = true;
   return re2Ctor;
 }
 

@@ -1,10 +1,27 @@
-import { Database, SQLite3Error } from 'node-sqlite3-wasm';
+import type { Database } from 'node-sqlite3-wasm';
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { anotherHandleMayHoldFile } from './lockHolders';
 import { asideName, headerLooksSound, pruneAsideCopies, secureIndexFiles } from './indexFiles';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
+import { compileWasmQuickly } from './wasmTier';
+
+/**
+ * node-sqlite3-wasm compiles its WASM when the module is first evaluated: loaded on the first open, through
+ * compileWasmQuickly (wasmTier.ts), so a one-shot process can skip the TurboFan tier-up of SQLite.
+ */
+type SqliteModule = typeof import('node-sqlite3-wasm');
+let sqlite: SqliteModule | undefined;
+function engine(): SqliteModule {
+  // A literal require() so esbuild bundles the module while it is still evaluated lazily.
+  sqlite ??= compileWasmQuickly(() => require('node-sqlite3-wasm') as SqliteModule);
+  return sqlite;
+}
+/** Errors raised by SQLite itself (only ever thrown once the engine is loaded). */
+function isSqliteError(err: unknown): err is Error {
+  return sqlite !== undefined && err instanceof sqlite.SQLite3Error;
+}
 
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
 export type Logger = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -38,7 +55,7 @@ function sleepSync(ms: number): void {
 }
 
 function isBusy(err: unknown): boolean {
-  return err instanceof SQLite3Error && /database is locked|database is busy|SQLITE_BUSY/i.test(err.message);
+  return isSqliteError(err) && /database is locked|database is busy|SQLITE_BUSY/i.test(err.message);
 }
 /**
  * FTS5 reads its config table when a statement first touches the virtual table; if another process holds the lock
@@ -46,15 +63,15 @@ function isBusy(err: unknown): boolean {
  * 300-of-315 ms contention test. It counts as busy while another process's lock is there to explain it.
  */
 function isVtabBusy(err: unknown, lockPath: string, attempt: number): boolean {
-  if (!(err instanceof SQLite3Error) || !/vtable constructor failed/i.test(err.message)) return false;
+  if (!isSqliteError(err) || !/vtable constructor failed/i.test(err.message)) return false;
   // The lock may have been released between the failure and this look: a few attempts are retried regardless.
   return attempt < 5 || existsSync(lockPath);
 }
 function isCorrupt(err: unknown): boolean {
-  return err instanceof SQLite3Error && /not a database|malformed|corrupt|disk image/i.test(err.message);
+  return isSqliteError(err) && /not a database|malformed|corrupt|disk image/i.test(err.message);
 }
 function isIoFailure(err: unknown): boolean {
-  return err instanceof SQLite3Error && /disk I\/O|database or disk is full|readonly|unable to open/i.test(err.message);
+  return isSqliteError(err) && /disk I\/O|database or disk is full|readonly|unable to open/i.test(err.message);
 }
 
 export interface IndexOpenOptions {
@@ -132,7 +149,7 @@ export class IndexDb {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        this.db = new Database(this.path);
+        this.db = new (engine().Database)(this.path);
         this.inode = inodeOf(this.path);
         if (!header.ok || quickCheck) this.quickCheck(header.ok ? 'checked on open' : header.reason);
         this.ensureSchema();
@@ -260,7 +277,7 @@ export class IndexDb {
         try {
           return f(live());
         } catch (err) {
-          if (err instanceof SQLite3Error && /could not reset statement/i.test(err.message)) return f(live());
+          if (isSqliteError(err) && /could not reset statement/i.test(err.message)) return f(live());
           throw err;
         }
       });
@@ -307,7 +324,7 @@ export class IndexDb {
 
   /** Gives a raw SQLite error its code; a corrupt file is replaced on the spot so the next scan can refill it. */
   private classify(err: unknown): unknown {
-    if (isK0Error(err) || !(err instanceof SQLite3Error)) return err;
+    if (isK0Error(err) || !isSqliteError(err)) return err;
     if (isCorrupt(err)) return this.heal((err as Error).message);
     if (isIoFailure(err)) return new K0Error('IO_ERROR', `index ${this.path}: ${err.message}`);
     return err;

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compilePattern, validateRegex } from '../../../src/core/guard/pattern';
+import { prepareRules, runRules } from '../../../src/core/guard/engine';
+import { parseAdrRules } from '../../../src/core/guard/ruleParser';
+import { re2Loaded } from '../../../src/core/guard/re2Pool';
+import type { ChangedFile } from '../../../src/core/guard/types';
+
+// Issue 17 item 1: RE2-WASM is loaded (compiled) only when a regex rule needs it — its literal prefilter matched an
+// added line, or it has no literal and V8 cannot run it in linear time. node --test runs this file in a process
+// of its own, so nothing before the first test has loaded RE2. The tests run in order and build on each other.
+
+const adr = parseAdrRules(
+  [
+    '---',
+    'status: accepted',
+    '---',
+    '# ADR-1: regex rules',
+    '',
+    '## Invariants',
+    '',
+    '- deny: /\\bbanned_call\\s*\\(/ | because: RE2 (variable width), literal prefilter banned_call',
+    '- warn: /legacy_api\\.(get|post)\\(/i | because: RE2 or V8, literal legacy_api',
+    '- warn: /[A-Z]{12}\\d{6}/ | because: fixed width, V8',
+    '- deny: `forbidden_call(` | because: literal',
+    '',
+  ].join('\n'),
+  'adr-1.md',
+  validateRegex,
+);
+
+function fileOf(path: string, texts: string[]): ChangedFile {
+  return { path, status: 'modified', binary: false, added: texts.map((text, i) => ({ line: i + 1, text })), newSideLines: new Map(texts.map((t, i) => [i + 1, t])) };
+}
+const hunks = (f: ChangedFile) => [...f.newSideLines.values()];
+const clean = Array.from({ length: 300 }, (_, i) => `  const value${i} = computeSomething(arg${i}, "x") + other; // note ${i}`);
+
+test('parsing and preparing regex rules in the shared syntax does not load RE2', () => {
+  assert.equal(adr.diagnostics.length, 0, JSON.stringify(adr.diagnostics));
+  assert.equal(adr.rules.length, 4);
+  assert.equal(compilePattern(adr.rules[0].pattern).engine, 're2', 'the first rule is one only RE2 may run');
+  prepareRules(adr.rules);
+  assert.equal(re2Loaded(), false);
+});
+
+test('a diff none of whose lines holds a regex rule\'s literal never loads RE2, even with a literal rule firing', async () => {
+  const v = await runRules([fileOf('src/a.ts', [...clean, 'forbidden_call(1);'])], prepareRules(adr.rules), hunks);
+  assert.deepEqual(v.map((x) => x.match), ['forbidden_call(']);
+  assert.equal(re2Loaded(), false, 'RE2 was compiled for rules whose prefilter matched nothing');
+});
+
+test('a line holding the literal of an RE2 rule loads it, and the rule is judged by RE2', async () => {
+  const v = await runRules([fileOf('src/a.ts', [...clean, 'banned_call  (x);'])], prepareRules(adr.rules), hunks);
+  assert.deepEqual(v.map((x) => x.match), ['banned_call  (']);
+  assert.equal(re2Loaded(), true);
+});
