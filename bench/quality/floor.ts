@@ -77,7 +77,9 @@ async function main(): Promise<void> {
     console.log(`${name}: best vector-only cosine, nonsense/off-topic: ${fmt(m.junkTop.map((j) => j.only[0]?.cosine ?? -1))}`);
     console.log(`${name}: best vector-only cosine, graded queries:     ${fmt(m.real.map((r) => r.only[0]?.cosine ?? -1))}`);
     console.log(`${name}: relevant (grade≥2) vector-only hits, top 10: ${fmt(m.relevantOnly.map((h) => h.cosine))}`);
-    console.log(`${name}: ungraded vector-only hits, top 10:           ${fmt(m.irrelevantOnly)}\n`);
+    console.log(`${name}: ungraded vector-only hits, top 10:           ${fmt(m.irrelevantOnly)}`);
+    const worst = [...m.junkTop].sort((a, b) => (b.only[0]?.cosine ?? -1) - (a.only[0]?.cosine ?? -1)).slice(0, 3);
+    console.log(`${name}: highest nonsense/off-topic: ${worst.map((j) => `"${j.query}" ${j.only[0]?.cosine.toFixed(3)}`).join(', ')}\n`);
   }
 
   // The floor: just above every tune nonsense/off-topic query's best vector-only cosine, rounded up to 0.01.

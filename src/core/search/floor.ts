@@ -8,7 +8,7 @@ import type { RankedDoc } from './types';
  * without a calibrated floor gets none: a guessed one could hide every true hit of that model.
  */
 export const RELEVANCE_FLOORS: Readonly<Record<string, number>> = {
-  'use-lite-en-v1': 0.6,
+  'use-lite-en-v1': 0.58,
 };
 
 export function relevanceFloor(modelId: string): number | undefined {
