@@ -96,7 +96,7 @@ async function recallCommand(host: CommandHost, args?: { query?: string; open?: 
         detail: h.snippet.replace(/\s+/g, ' ').slice(0, 200),
         hit: h,
       })),
-      { title: `K0maru: ${result.hits.length} hit(s) for "${query}" (${result.effectiveMode})`, matchOnDescription: true, matchOnDetail: true },
+      { title: `K0maru: ${result.hits.length} hit(s) for "${query}" (${result.effectiveModeLabel})`, matchOnDescription: true, matchOnDetail: true },
     );
     if (pick) await openAt(vscode.Uri.file(noteFilePath(project.paths, pick.hit.path)), pick.hit.line);
     return result;
