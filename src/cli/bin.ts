@@ -3,6 +3,8 @@ import { EXIT } from './command';
 import { runCli } from './main';
 import { preferQuickWasmStart } from '../core/index/wasmTier';
 
+const LONG_LIVED = ['mcp', 'ui'];
+
 // The `k0maru` executable (bundled as dist/cli.mjs).
 
 // The reader of our output can go away early (`k0maru scan --json | head -1`): every later write then fails with
@@ -18,7 +20,9 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // One process per command: SQLite's and RE2's WASM is not worth TurboFan's tier-up here (issue 17; wasmTier.ts).
-preferQuickWasmStart();
+// Except the two commands that serve for hours (`k0maru mcp`, `k0maru ui`): they pay the tier-up once and then run
+// the faster code. A query or value spelled `mcp` / `ui` only costs that command V8's default tiering.
+if (!LONG_LIVED.some((c) => process.argv.slice(2).includes(c))) preferQuickWasmStart();
 
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
   (code) => {

@@ -36,3 +36,27 @@ test('a CLI scan runs SQLite on Liftoff code only; K0MARU_WASM_TIERUP=1 restores
   const control = coldScan({ K0MARU_WASM_TIERUP: '1' });
   assert.ok(control.turbofan > 0, `with the tier-up on, the same scan tiers functions up (${control.turbofan})`);
 });
+
+test('`k0maru mcp` serves for hours: it keeps the V8 tier-up for SQLite (only one-shot commands skip it)', () => {
+  ensureBuilt();
+  const v = tempVault(notes);
+  try {
+    const rpc = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'tier-test', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'recall_memory', arguments: { query: 'caching retries', mode: 'bm25' } } },
+    ].map((m) => JSON.stringify(m)).join('\n') + '\n';
+    // stdin closes after the last request: the server answers what it has and exits.
+    const r = spawnSync(process.execPath, ['--wasm-tiering-budget=1000', '--trace-wasm-compilation-times', DIST_CLI, 'mcp', '--vault', v.root], {
+      cwd: v.root,
+      input: rpc,
+      encoding: 'utf8',
+      env: { ...process.env, K0MARU_WASM_TIERUP: '' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    assert.match(r.stdout, /"id":2/, `the recall was answered: ${r.stderr.slice(-400)}`);
+    assert.ok((r.stdout.match(/using TurboFan/g) ?? []).length > 0, 'the long-lived server tiers SQLite up as V8 does by default');
+  } finally {
+    v.cleanup();
+  }
+});
