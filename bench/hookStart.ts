@@ -11,12 +11,13 @@
 //    wall is spawn to exit (on a loaded machine mostly waiting, so the goal is stated in CPU).
 //  - hookWarmTierUp: warm, with K0MARU_WASM_TIERUP=1 (V8's default WASM tier-up; issue 17: the CLI skips it);
 // Goals: issue 12 "within 2.5× a bare node -e 0", issue 17 "≤ 2×".
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
-import { median, percentile, round } from './lib/stats';
+import { median, round } from './lib/stats';
+import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
 import { GITIGNORE_LINES } from '../src/core/vault/init';
 
 const RUNS = Number(process.env.HOOK_START_RUNS ?? 21);
@@ -57,36 +58,16 @@ function makeRepo(): string {
   return root;
 }
 
-const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
 const scratch = mkdtempSync(join(tmpdir(), 'k0hookstart-out-'));
 const errFile = join(scratch, 'stderr.txt');
 
 /** One process: CPU (ms, with its waited-for children) and wall (ms). */
-function measure(cwd: string, args: string[], expectStatus = 0, env: NodeJS.ProcessEnv = {}): { cpu: number; wall: number; stderr: string } {
-  const t = performance.now();
-  const r = hasBash
-    ? spawnSync('bash', ['-c', 'TIMEFORMAT="K0CPU %3U %3S"; time "$0" "$@" 2>"$K0_ERR" >/dev/null', process.execPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env, K0_ERR: errFile } })
-    : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  const wall = performance.now() - t;
-  const stderr = hasBash ? readFileSync(errFile, 'utf8') : r.stderr;
-  const m = /K0CPU ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
-  if (hasBash && !m) throw new Error(`no timing from bash: ${r.stderr}`);
-  // bash's `time` reports the pipeline's status as its own
-  if (r.status !== expectStatus) throw new Error(`${args.join(' ')} exited ${r.status}: ${stderr}`);
-  return { cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN, wall, stderr };
-}
+const measure = (cwd: string, args: string[], expectStatus = 0, env: NodeJS.ProcessEnv = {}) => measureProcess(cwd, args, { errFile, env, expectStatus });
 
-function summary(xs: number[]) {
-  return { median: round(median(xs), 1), p95: round(percentile(xs, 95), 1), min: round(Math.min(...xs), 1) };
-}
 
 function main() {
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  if (!existsSync(cli)) {
-    writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), skipped: 'dist/cli.mjs missing: run `node esbuild.mjs` first' }, null, 2) + '\n');
-    console.log('skipped: dist/cli.mjs missing');
-    return;
-  }
+  if (skippedWithoutCli(cli, out)) return;
   const root = makeRepo();
   const cacheFile = join(root, '.k0maru', 'cache', 'guard-rules.json');
   try {

@@ -10,40 +10,25 @@
 //  - scanBase:    only with START_COST_BASE_CLI=<an older dist/cli.mjs>: that build's scan on the same vault (e.g. the
 //                 build before issue 17, whose schema check queried sqlite_master and meta on every open).
 //                 scanBase vs scanTierUp isolates the schema step (both tier up).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
-import { median, percentile, round } from './lib/stats';
+import { median, round } from './lib/stats';
+import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
 
 const RUNS = Number(process.env.START_COST_RUNS ?? 21);
 const NOTES = Number(process.env.START_COST_NOTES ?? 500);
 const cli = join(__dirname, '..', 'dist', 'cli.mjs');
 const baseCli = process.env.START_COST_BASE_CLI;
 const out = join(__dirname, 'results', 'startCost.json');
-const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
+/** One whole process (CPU and wall ms); a failed run ends the bench. */
+const measure = (cwd: string, args: string[], env: NodeJS.ProcessEnv, errFile: string) => measureProcess(cwd, args, { env, errFile });
 
-function measure(cwd: string, args: string[], env: NodeJS.ProcessEnv, errFile: string): { cpu: number; wall: number } {
-  const t = performance.now();
-  const r = hasBash
-    ? spawnSync('bash', ['-c', 'TIMEFORMAT="K0CPU %3U %3S"; time "$0" "$@" 2>"$K0_ERR" >/dev/null', process.execPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env, K0_ERR: errFile } })
-    : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  const wall = performance.now() - t;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${hasBash ? readFileSync(errFile, 'utf8') : r.stderr}`);
-  const m = /K0CPU ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
-  return { cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN, wall };
-}
-
-const summary = (xs: number[]) => ({ median: round(median(xs), 1), p95: round(percentile(xs, 95), 1), min: round(Math.min(...xs), 1) });
 
 function main() {
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  if (!existsSync(cli)) {
-    writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), skipped: 'dist/cli.mjs missing: run `node esbuild.mjs` first' }, null, 2) + '\n');
-    console.log('skipped: dist/cli.mjs missing');
-    return;
-  }
+  if (skippedWithoutCli(cli, out)) return;
   const root = mkdtempSync(join(tmpdir(), 'k0startcost-'));
   const errFile = join(root, 'stderr.txt');
   try {

@@ -15,21 +15,14 @@ import { relevanceFloor } from '../../src/core/search/floor';
 import { VectorStore } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
+import { corpusDir, opt, readGradedQueries, type GradedQuery } from './graded';
 
-interface Graded {
-  id: string;
-  type: string;
-  query: string;
-  relevant: Record<string, number>;
-}
 
-const args = process.argv.slice(2);
-const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const corpus = resolve(opt('--corpus') ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault'));
+const corpus = corpusDir();
 const margin = Number(opt('--margin') ?? 0.01);
 const POOL = 30;
 
-const graded = (JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: Graded[] }).queries;
+const graded = readGradedQueries();
 const junkFile = JSON.parse(readFileSync(join(__dirname, 'offtopic.json'), 'utf8')) as { random: string[]; offtopic: string[] };
 const junk = [...junkFile.random.map((q) => ({ kind: 'random', query: q })), ...junkFile.offtopic.map((q) => ({ kind: 'offtopic', query: q }))];
 const half = <T>(xs: T[], odd: boolean) => xs.filter((_, i) => i % 2 === (odd ? 1 : 0));

@@ -1,17 +1,13 @@
 // What int8 vectors would cost in quality: the vector channel's document ranking with float32 vs. per-vector
 // symmetric int8 (v ≈ s · q, q ∈ [-127, 127]) over the same cached vectors and queries as bench/quality/run.ts.
 // Run run.ts first (it fills .cache/bench-quality/index.db).   npx tsx bench/quality/int8.ts
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexDb } from '../../src/core/index/db';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
 import { DEFAULT_PASSAGES, passagesOf } from '../../src/core/search/vector';
+import { readGradedQueries } from './graded';
 
-interface Query {
-  query: string;
-  relevant: Record<string, number>;
-}
 
 async function main() {
   const idx = IndexDb.open(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
@@ -33,7 +29,7 @@ async function main() {
     const s = Math.max(...v.map(Math.abs)) / 127;
     return { s, q: Int8Array.from(v, (x) => Math.round(x / s)) };
   });
-  const { queries } = JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: Query[] };
+  const queries = readGradedQueries();
   const { vectors } = await engine.embed(queries.map((q) => q.query));
   const top = (scores: number[]) => {
     const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);

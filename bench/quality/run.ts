@@ -6,7 +6,7 @@
 //
 // The index and the vectors are cached in .cache/bench-quality/ (git-ignored): --cold drops the vectors first
 // and reports the cold embedding time. --variants also measures passage sizes and prefixes (embeds more).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import MiniSearch from 'minisearch';
 import { IndexDb } from '../../src/core/index/db';
@@ -18,20 +18,13 @@ import { relevanceFloor } from '../../src/core/search/floor';
 import { VECTOR_SCHEMA_SQL, VectorStore, type PassageOptions } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
+import { corpusDir, flag, opt, readGradedQueries, type GradedQuery } from './graded';
 
-interface Query {
-  id: string;
-  type: string;
-  query: string;
-  relevant: Record<string, number>;
-}
 
-const args = process.argv.slice(2);
-const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const corpus = resolve(opt('--corpus') ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault'));
+const corpus = corpusDir();
 const cacheDir = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality'));
 const threads = Number(opt('--threads') ?? 2);
-const { queries } = JSON.parse(readFileSync(join(__dirname, 'queries.json'), 'utf8')) as { queries: Query[] };
+const queries = readGradedQueries();
 
 function ndcg10(ranked: string[], rel: Record<string, number>): number {
   const gain = (g: number) => 2 ** g - 1;
@@ -57,7 +50,7 @@ async function main(): Promise<void> {
   const engine = await EmbeddingEngine.load(bundledModelDir(), { threads, batchSize: 32 });
   const { id: modelId, dimension } = engine.config;
   const embed = async (texts: string[]) => (await engine.embed(texts)).vectors;
-  if (args.includes('--cold')) {
+  if (flag('--cold')) {
     idx.write(() => {
       idx.exec(VECTOR_SCHEMA_SQL);
       idx.run('DELETE FROM vectors WHERE model = ?', [modelId]);
@@ -65,7 +58,7 @@ async function main(): Promise<void> {
   }
 
   const variants: [string, PassageOptions][] = [['60w+title', { windowWords: 60, prefix: 'title' }]];
-  if (args.includes('--variants')) {
+  if (flag('--variants')) {
     // Each variant embeds the whole corpus again (~6k passages): the title prefix, and the lexical chunk size.
     variants.push(['60w', { windowWords: 60, prefix: 'none' }], ['100w', { windowWords: 100, prefix: 'none' }]);
   }
@@ -163,7 +156,7 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'quality.json'), JSON.stringify({ date: new Date().toISOString(), model: modelId, queries: queries.length, rows, perQuery }, null, 1));
   await engine.dispose();
   idx.close();
-  if (args.includes('--drop-cache')) rmSync(cacheDir, { recursive: true, force: true });
+  if (flag('--drop-cache')) rmSync(cacheDir, { recursive: true, force: true });
 }
 
 main().catch((err) => {
