@@ -6,7 +6,7 @@ import type { OffloadResult } from '../core/offload';
 import type { DistillResult } from '../core/distill';
 import type { IntegrationReport } from '../core/install';
 import type { InitReport } from '../core/vault/init';
-import { loadCore, loadDistill, loadTools } from './coreLoader';
+import { loadCore, loadDistill, loadTools, toK0 } from './coreLoader';
 import { openAt, reportErrors, requireProject, requireTrust, selectedText, type CommandHost } from './commandHost';
 import { flushDecision } from './flushCommand';
 import type { ViolationInfo } from './guardDiagnostics';
@@ -75,18 +75,31 @@ async function installCommand(host: CommandHost): Promise<IntegrationReport | un
   });
 }
 
-async function recallCommand(host: CommandHost, args?: { query?: string; open?: boolean }): Promise<RecallResult | undefined> {
+/** What the Recall command returns: the core's answer plus how long the person waited for it. */
+export type EditorRecallResult = RecallResult & {
+  /**
+   * Milliseconds from the query being asked (typed and entered, or passed in) to the hits being ready to show:
+   * the scan before the answer, the model load and the embedding budget included. `tookMs` is only the search.
+   */
+  waitedMs: number;
+};
+
+async function recallCommand(host: CommandHost, args?: { query?: string; open?: boolean }): Promise<EditorRecallResult | undefined> {
   const project = await requireProject(host, 'Recall');
   if (!project) return undefined;
   const query = args?.query ?? (await vscode.window.showInputBox({ title: 'K0maru: Recall', prompt: 'Search the project memory', placeHolder: 'e.g. how do we lock a payment?' }));
   if (!query?.trim()) return undefined;
+  // The clock starts when the question is asked: what the person waits through is the scan, the model and the search.
+  const asked = performance.now();
   return reportErrors(host, 'Recall', async () => {
-    // Hybrid like the MCP tool: BM25 with the reason until the embedding model loads (the host's recall policy).
-    const result = await host.recall(query, { mode: 'hybrid', limit: 20 });
+    const answered = await recallWithProgress(host, query);
+    if (!answered) return undefined; // cancelled in the notification
+    const result: EditorRecallResult = { ...answered, waitedMs: performance.now() - asked };
     for (const w of result.warnings) host.log.info(`recall: ${w}`);
+    host.log.info(`recall: ${result.hits.length} hit(s) for "${query}" after ${formatWait(result.waitedMs)} (search ${result.tookMs.toFixed(0)} ms)`);
     if (args?.query !== undefined && !args.open) return result;
     if (!result.hits.length) {
-      void vscode.window.showInformationMessage(`K0maru: nothing in memory matches "${query}".`);
+      void vscode.window.showInformationMessage(`K0maru: nothing in memory matches "${query}" (${formatWait(result.waitedMs)}).`);
       return result;
     }
     const pick = await vscode.window.showQuickPick(
@@ -96,11 +109,43 @@ async function recallCommand(host: CommandHost, args?: { query?: string; open?: 
         detail: h.snippet.replace(/\s+/g, ' ').slice(0, 200),
         hit: h,
       })),
-      { title: `K0maru: ${result.hits.length} hit(s) for "${query}" (${result.effectiveModeLabel})`, matchOnDescription: true, matchOnDetail: true },
+      { title: recallTitle(result, query), matchOnDescription: true, matchOnDetail: true },
     );
     if (pick) await openAt(vscode.Uri.file(noteFilePath(project.paths, pick.hit.path)), pick.hit.line);
     return result;
   });
+}
+
+/** The picker's title: hits, the mode as a person should read it, and the time they waited. */
+export function recallTitle(r: EditorRecallResult, query: string): string {
+  return `K0maru: ${r.hits.length} hit(s) for "${query}" (${r.effectiveModeLabel}, ${formatWait(r.waitedMs)})`;
+}
+
+/** 351 → "351 ms", 19_512 → "19.5 s". */
+export function formatWait(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Hybrid recall like the MCP tool (BM25 with the reason until the embedding model loads: the host's policy), with
+ * a notification while the person waits: the first one on a big vault scans and loads the model first. Cancel
+ * stops the wait (undefined); the shared scan and the model load go on for the next call.
+ */
+async function recallWithProgress(host: CommandHost, query: string): Promise<RecallResult | undefined> {
+  const abort = new AbortController();
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `K0maru: recalling "${query.length > 60 ? `${query.slice(0, 57)}…` : query}"`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        progress.report({ message: 'indexing changes, then searching…' });
+        return host.recall(query, { mode: 'hybrid', limit: 20, signal: abort.signal });
+      },
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code === 'CANCELLED' || toK0(err).code === 'CANCELLED') return undefined;
+    throw err;
+  }
 }
 
 async function loadoutCommand(host: CommandHost): Promise<Loadout | undefined> {
