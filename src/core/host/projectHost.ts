@@ -5,7 +5,7 @@ import type { Project } from '../project';
 import type { ScanProgress, ScanReport } from '../scan/scanner';
 import type { RecallResult } from '../search/types';
 import type { VaultPaths } from '../vault/paths';
-import type { VectorSession } from '../embed/vectorSession';
+import type { BackgroundFill, VectorSession } from '../embed/vectorSession';
 import { cancelled, throwIfCancelled, untilCancelled } from './cancel';
 import { recallWithVectors, type PolicyRecallOptions, type VectorAttempt } from './recallPolicy';
 import { ScanGate } from './scanGate';
@@ -39,7 +39,7 @@ export interface ProjectHostOptions {
    * keep embedding them in steps of `stepMs` between callers, and call `onCovered` when the vault is covered.
    * The MCP server leaves it out: an agent's call has its own budget, and the next call catches up.
    */
-  backgroundFill?: { stepMs: number; onCovered(): void };
+  backgroundFill?: Omit<BackgroundFill, 'log'>;
 }
 
 export interface FreshOptions {
@@ -145,7 +145,7 @@ export class ProjectHost {
     const session = this.vectorSession;
     const r = await untilCancelled(session.prepare(budgetMs, signal), signal, 'embedding');
     const fill = this.opts.backgroundFill;
-    if (fill) session.fillInBackground({ stepMs: fill.stepMs, onCovered: fill.onCovered, log: this.opts.log });
+    if (fill) session.fillInBackground({ ...fill, log: this.opts.log });
     return r;
   }
 
