@@ -4,7 +4,7 @@ import { isK0Error, K0Error } from '../errors';
 import { locateVault, readConfig, type K0Config, type VaultPaths } from '../vault/paths';
 import { parseUnifiedDiff } from './diffParser';
 import { branchChanges, git, repoRoot, stagedChanges, wholeFiles, worktreeChanges } from './diffSource';
-import { unmatchedScopeDiagnostics } from './scopeCheck';
+import { unmatchedScopes as unmatchedScopesOf } from './scopeFiles';
 import { prepareRules, runRules, type ContentProvider } from './engine';
 import { ruleCounts } from './ruleCounts';
 import { loadVaultRules, type RuleCacheDb } from './ruleStore';
@@ -93,9 +93,10 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   trace(`rules loaded (${adrs.length} ADRs)`);
   const active = adrs.filter((a) => a.active && projectMatches(a, opts.project));
   const rules: GuardRule[] = applyInferredPolicy(active.flatMap((a) => a.rules), vaultInferredSetting(paths, config));
-  // A typo'd scope silently disables its rules: said in every check, at the cost of one `git ls-files` that runs
-  // beside the diff, only when some active rule has an include glob. A diagnostic, never a violation.
-  const scopeDiags = unmatchedScopes(root, rules);
+  // A typo'd scope, or one whose code moved or was deleted, silently disables its rules: said in every check, at
+  // the cost of one `git ls-files` beside the diff, only when some active rule has an include glob and the cache
+  // (HEAD + index stamp) does not already know every scope matches. A diagnostic, never a violation.
+  const scopeDiags = unmatchedScopes(root, rules, paths, opts.signal);
   const files = await untilCancelled(pending, opts.signal, 'guard check');
   trace(`diff ready (${files.length} files)`);
 
@@ -124,12 +125,10 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   };
 }
 
-/** `rule.scope-matches-nothing` against the tracked and untracked-unignored files; no repository → none. */
-async function unmatchedScopes(root: string, rules: GuardRule[]): Promise<GuardDiagnostic[]> {
-  if (!rules.some((r) => r.include.length || r.scopes?.some((s) => s.polarity === 'include'))) return [];
+/** `rule.scope-matches-nothing` against the tracked and untracked-unignored files (scopeFiles.ts, cached by HEAD + index); no repository → none. */
+async function unmatchedScopes(root: string, rules: GuardRule[], paths: VaultPaths | undefined, signal?: AbortSignal): Promise<GuardDiagnostic[]> {
   try {
-    const out = await git(root, ['-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-    return unmatchedScopeDiagnostics(rules, out.split('\0').filter(Boolean));
+    return (await unmatchedScopesOf(root, rules, { cacheDir: paths && join(paths.k0Dir, 'cache'), signal })).diagnostics;
   } catch {
     return [];
   }

@@ -5,7 +5,7 @@ import { git, repoRoot } from './diffSource';
 import { explicitRuleLine } from './explicitRule';
 import { applyInferredPolicy, vaultInferredSetting } from './inferredPolicy';
 import { loadVaultRules } from './ruleStore';
-import { unmatchedScopeDiagnostics } from './scopeCheck';
+import { unmatchedScopes } from './scopeFiles';
 import type { AdrRules, GuardDiagnostic, GuardRule, InferredSetting } from './types';
 import { ruleCounts } from './ruleCounts';
 
@@ -112,7 +112,7 @@ function explainRule(r: GuardRule, live: GuardRule | undefined): ExplainedRule {
   };
 }
 
-/** `git ls-files` of the repository (hardened like the diff sources), for scopes that match nothing. */
+/** Scopes that match no file of the repository (scopeFiles.ts: `git ls-files -co --exclude-standard`). */
 async function scopeDiagnostics(projectRoot: string, rules: GuardRule[]): Promise<GuardDiagnostic[]> {
   if (!rules.some((r) => r.include.length)) return [];
   let root: string;
@@ -121,8 +121,7 @@ async function scopeDiagnostics(projectRoot: string, rules: GuardRule[]): Promis
   } catch {
     return [];
   }
-  const out = await git(root, ['-c', 'core.quotePath=false', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-  return unmatchedScopeDiagnostics(rules, out.split('\0').filter(Boolean));
+  return (await unmatchedScopes(root, rules)).diagnostics;
 }
 
 const fmtPattern = (p: GuardRule['pattern']) => (p.type === 'regex' ? `/${p.source}/${p.ignoreCase ? 'i' : ''}` : `\`${p.source}\`${p.ignoreCase ? ' (ignore case)' : ''}`);

@@ -1,5 +1,5 @@
 import { globMatcher } from './engine';
-import type { GuardDiagnostic, GuardRule } from './types';
+import type { GuardDiagnostic, GuardRule, ScopeOrigin } from './types';
 
 /**
  * Static checks on declared scopes. `disjoint` and `covers` are conservative: they answer yes only when it is
@@ -61,38 +61,60 @@ function coversOne(e: string, i: string): boolean {
   return false;
 }
 
+/** The declared include scopes of a rule, each with the ADR line that declares it. */
+export function includeOrigins(r: GuardRule): ScopeOrigin[] {
+  return r.scopes?.filter((s) => s.polarity === 'include')
+    ?? (r.include.length ? [{ level: 'rule' as const, polarity: 'include' as const, written: r.include.join(', '), globs: r.include, line: r.line }] : []);
+}
+
+/** One key per distinct glob set (what scopeFiles.ts caches "matches something" for). */
+export function globSetKey(globs: string[]): string {
+  return globs.join('\0');
+}
+
 /**
- * `rule.scope-matches-nothing` for every declared include scope that matches none of the tracked files (a typo'd
- * folder silently disables a rule). Pure: the CLI passes `git ls-files`. One diagnostic per ADR line and scope.
+ * `rule.scope-matches-nothing` for every declared include scope that matches none of the repository's files (a
+ * typo'd folder, or the code the ADR was about moved or was deleted: the rule silently never fires). Pure: the
+ * caller passes `git ls-files -co --exclude-standard` (scopeFiles.ts), or for the cached path a predicate over glob
+ * sets. One diagnostic per ADR line and scope, naming the rule(s) it governs, the ADR as a link, and the fix.
+ * A diagnostic, never a violation: it blocks no commit.
  */
-export function unmatchedScopeDiagnostics(rules: GuardRule[], trackedFiles: string[]): GuardDiagnostic[] {
-  const out: GuardDiagnostic[] = [];
-  const seen = new Set<string>();
+export function unmatchedScopeDiagnostics(rules: GuardRule[], files: string[] | ((globs: string[]) => boolean)): GuardDiagnostic[] {
   const memo = new Map<string, boolean>();
-  const matchesAny = (globs: string[]): boolean => {
-    const key = globs.join('\0');
+  const matchesAny = typeof files === 'function' ? files : (globs: string[]): boolean => {
+    const key = globSetKey(globs);
     let hit = memo.get(key);
     if (hit === undefined) {
       const m = globMatcher(globs);
-      hit = !!m && trackedFiles.some((f) => m(f));
+      hit = !!m && files.some((f) => m(f));
       memo.set(key, hit);
     }
     return hit;
   };
+  const found = new Map<string, { rule: GuardRule; scope: ScopeOrigin; others: number }>();
   for (const r of rules) {
-    const origins = r.scopes?.filter((s) => s.polarity === 'include')
-      ?? (r.include.length ? [{ level: 'rule' as const, polarity: 'include' as const, written: r.include.join(', '), globs: r.include, line: r.line }] : []);
-    for (const o of origins) {
+    for (const o of includeOrigins(r)) {
       const key = `${r.adrPath}\0${o.line}\0${o.written}`;
-      if (seen.has(key) || !o.globs.length || matchesAny(o.globs)) continue;
-      seen.add(key);
-      out.push({
-        code: 'rule.scope-matches-nothing',
-        message: `scope '${o.written}' (${o.globs.join(', ')}) matches no tracked file: the rules it governs never fire`,
-        adrPath: r.adrPath,
-        line: o.line,
-      });
+      const seen = found.get(key);
+      if (seen) {
+        seen.others++;
+        continue;
+      }
+      if (!o.globs.length || matchesAny(o.globs)) continue;
+      found.set(key, { rule: r, scope: o, others: 0 });
     }
   }
-  return out;
+  return [...found.values()].map(({ rule, scope, others }) => ({
+    code: 'rule.scope-matches-nothing' as const,
+    message:
+      `rule scope matches no files: '${scope.written}' (${scope.globs.join(', ')}) matches no file of the repository, so rule '${rule.text}'` +
+      `${others ? ` (+${others} more governed by this scope)` : ''} of [[${adrName(rule.adrPath)}]] (${rule.adrPath}:${scope.line}) never fires. ` +
+      `Remediation: point the scope at where that code lives now (it may have moved or been deleted), or retire the rule (supersede the ADR) if the code is gone.`,
+    adrPath: rule.adrPath,
+    line: scope.line,
+  }));
+}
+
+function adrName(adrPath: string): string {
+  return adrPath.slice(adrPath.lastIndexOf('/') + 1).replace(/\.(md|markdown)$/i, '');
 }
