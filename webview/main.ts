@@ -9,6 +9,7 @@ import { ConsoleClient, createTransport } from './transport';
 import { createSearchView } from './views/search';
 import { createOffloadsView } from './views/offloads';
 import { createScoreboardView } from './views/scoreboard';
+import { createEmbeddingIndicator } from './views/embedProgress';
 
 export interface View {
   element: HTMLElement;
@@ -34,20 +35,23 @@ function main(): void {
   const vaultName = h('span', { class: 'vault-name', testid: 'vault-name' }, 'connecting…');
   const tabBar = h('nav', { class: 'tabs', role: 'tablist' });
   const panels = h('main', { class: 'panels' });
-  replace(app,
-    h('header', { class: 'cockpit-header' }, h('span', { class: 'brand' }, 'K0maru'), vaultName, tabBar),
-    banner, panels);
+  const header = h('header', { class: 'cockpit-header' }, h('span', { class: 'brand' }, 'K0maru'), vaultName);
+  replace(app, header, banner, panels);
 
   let client: ConsoleClient;
   try {
     client = new ConsoleClient(createTransport(body), showFailure);
   } catch (e) {
     showFailure(e instanceof Error ? e.message : String(e));
+    header.appendChild(tabBar);
     return;
   }
+  const embedding = createEmbeddingIndicator(client);
+  header.append(embedding.element, tabBar);
 
   const views: Record<TabId, View> = {
-    search: createSearchView(client, body.dataset.host === 'vscode'),
+    // A hybrid search may start a background fill: the header asks how far it is.
+    search: createSearchView(client, body.dataset.host === 'vscode', () => embedding.refresh()),
     offloads: createOffloadsView(client),
     scoreboard: createScoreboardView(client),
   };
@@ -72,8 +76,15 @@ function main(): void {
   }
 
   // Pushed events: the visible view re-asks now; hidden views re-ask when shown (refresh('show')).
-  client.onEvent((event) => views[active].refresh(event));
-  client.onHello((hello) => (vaultName.textContent = hello.vaultName));
+  client.onEvent((event) => {
+    if (event !== 'embeddingChanged') views[active].refresh(event);
+    // Changed notes are passages waiting for vectors.
+    if (event !== 'ledgerChanged') embedding.refresh();
+  });
+  client.onHello((hello) => {
+    vaultName.textContent = hello.vaultName;
+    embedding.refresh();
+  });
 
   client.hello().then(
     (hello) => {

@@ -54,6 +54,8 @@ export const ConsoleRequest = z.discriminatedUnion('method', [
   z.object({ method: z.literal('readLog'), params: z.object({ nodeId, from: z.number().int().min(1), to: z.number().int().min(1) }) }),
   z.object({ method: z.literal('scoreboard'), params: z.object({}) }),
   z.object({ method: z.literal('savePrices'), params: z.object({ tiers: z.array(PriceTier).min(1).max(12) }) }),
+  /** What the host is doing in the background (the header's embedding progress). */
+  z.object({ method: z.literal('status'), params: z.object({}) }),
 ]);
 export type ConsoleRequest = z.infer<typeof ConsoleRequest>;
 export type ConsoleMethod = ConsoleRequest['method'];
@@ -66,6 +68,23 @@ export const ClientMessage = z.discriminatedUnion('kind', [
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 // ---------------------------------------------------------------------------------------------- results
+
+/**
+ * A note whose anchored code changed since the note was last true (issue #18; core: src/core/stale/types.ts
+ * StaleInfo). `reason` is the sentence a person can act on, `since` the abbreviated base commit, `base` in full.
+ */
+export const StaleMark = z.object({
+  reason: z.string(),
+  since: z.string(),
+  base: z.string(),
+  /** Each stale anchor with its own reason (the first one is `reason`). */
+  anchors: z.array(z.object({ anchor: z.string(), path: z.string(), reason: z.string() })),
+});
+export type StaleMark = z.infer<typeof StaleMark>;
+
+/** Passages with a vector / all passages of the vault, for the embedding model in use. */
+export const VectorCoverage = z.object({ embedded: z.number().int().min(0), passages: z.number().int().min(0) });
+export type VectorCoverage = z.infer<typeof VectorCoverage>;
 
 export const SearchHit = z.object({
   path: z.string(),
@@ -83,6 +102,8 @@ export const SearchHit = z.object({
   fused: z.number().optional(),
   /** Graph boost added to this hit (0 or absent: none). */
   boost: z.number().optional(),
+  /** Present when the note is stale: its anchored code changed since its base. */
+  stale: StaleMark.optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -91,12 +112,22 @@ export const SearchResult = z.object({
   mode: z.enum(RECALL_MODES),
   /** The mode that answered: hybrid falls back to bm25 without a model. */
   effectiveMode: z.enum(RECALL_MODES),
+  /**
+   * effectiveMode as a person should read it (core's RecallResult.effectiveModeLabel): "hybrid (partial: 41 % of
+   * passages)" while vectors are missing, never plain "hybrid" over a mostly empty vector index.
+   */
+  effectiveModeLabel: z.string(),
+  /** How much of the vault the vector channel covered for this answer (absent: no vector channel answered). */
+  coverage: VectorCoverage.optional(),
   /** What the fusion preset means, e.g. "RRF k=60, 0.5/0.5, graph boost +0.05". */
   fusion: z.string(),
   hits: z.array(SearchHit),
   warnings: z.array(z.string()),
   pendingVectors: z.number().optional(),
+  /** The core's recall alone. The page shows the time the person waited (it measures that itself) beside it. */
   tookMs: z.number(),
+  /** The host's whole answer: the scan before it, waiting for the model and embedding within the budget, recall. */
+  hostMs: z.number().optional(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
@@ -183,6 +214,14 @@ export type Scoreboard = z.infer<typeof Scoreboard>;
 
 export const SavePricesResult = z.object({ saved: z.string(), tiers: z.number() });
 
+/** Vectors being filled in the background: the header shows "embedding 3,100 / 12,601" while `filling`. */
+export const EmbeddingProgress = VectorCoverage.extend({ filling: z.boolean() });
+export type EmbeddingProgress = z.infer<typeof EmbeddingProgress>;
+
+/** `embedding` absent: the host has no vector channel (yet) — no model loaded, or a bm25-only host. */
+export const StatusResult = z.object({ embedding: EmbeddingProgress.optional() });
+export type StatusResult = z.infer<typeof StatusResult>;
+
 /** What each method answers, for typing both ends. */
 export const RESULT_SCHEMAS = {
   search: SearchResult,
@@ -192,6 +231,7 @@ export const RESULT_SCHEMAS = {
   readLog: LogLines,
   scoreboard: Scoreboard,
   savePrices: SavePricesResult,
+  status: StatusResult,
 } as const satisfies Record<ConsoleMethod, z.ZodType>;
 export type ResultOf<M extends ConsoleMethod> = z.infer<(typeof RESULT_SCHEMAS)[M]>;
 
@@ -220,9 +260,10 @@ export const HostMessage = z.union([
   okResponse('readLog'),
   okResponse('scoreboard'),
   okResponse('savePrices'),
+  okResponse('status'),
   z.object({ kind: z.literal('response'), id: z.number().int(), ok: z.literal(false), method: z.string(), error: ProtocolError }),
-  /** Something the page shows changed on disk: re-ask. */
-  z.object({ kind: z.literal('event'), event: z.enum(['vaultChanged', 'ledgerChanged']) }),
+  /** Something the page shows changed on disk (or, embeddingChanged, the background fill moved on): re-ask. */
+  z.object({ kind: z.literal('event'), event: z.enum(['vaultChanged', 'ledgerChanged', 'embeddingChanged']) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type HelloMessage = Extract<HostMessage, { kind: 'hello' }>;

@@ -1,9 +1,10 @@
 /**
  * The search debugger: a query, a mode and a fusion preset in; for each hit the channel figures that explain
- * its rank (BM25 rank and score, vector rank and cosine, the fused score, the graph boost) out. Clicking a title
- * opens the note: the editor in VS Code, the rendered note beside the hits in the browser.
+ * its rank (BM25 rank and score, vector rank and cosine, the fused score, the graph boost) and whether the note
+ * is stale (its anchored code changed since) out. Clicking a title opens the note: the editor in VS Code, the
+ * rendered note beside the hits in the browser. The time shown is the time the person waited, measured here.
  */
-import { FUSION_PRESETS, RECALL_MODES, type SearchHit, type SearchResult } from '../../src/shared/protocol';
+import { FUSION_PRESETS, RECALL_MODES, type SearchHit, type SearchResult, type StaleMark } from '../../src/shared/protocol';
 import { errorLine, h, replace } from '../dom';
 import type { View } from '../main';
 import type { ConsoleClient } from '../transport';
@@ -11,7 +12,8 @@ import { showNote } from './note';
 
 const LIMIT = 20;
 
-export function createSearchView(client: ConsoleClient, inEditor: boolean): View {
+/** `afterSearch`: told after each answer was drawn (a hybrid search may have started a background fill). */
+export function createSearchView(client: ConsoleClient, inEditor: boolean, afterSearch?: () => void): View {
   const input = h('input', {
     type: 'search', testid: 'search-input', placeholder: 'Search the vault…', 'aria-label': 'Query', autocomplete: 'off', spellcheck: 'false',
   });
@@ -35,14 +37,20 @@ export function createSearchView(client: ConsoleClient, inEditor: boolean): View
     }
     const mine = ++generation;
     replace(status, 'Searching…');
+    // From the request leaving the page to its answer drawn: the scan, the model, the transport and the drawing
+    // are all time the person waited, not only the core's recall (tookMs).
+    const sent = performance.now();
     try {
       const result = await client.request('search', {
         query, mode: mode.value as SearchResult['mode'], fusion: fusion.value as (typeof FUSION_PRESETS)[number], limit: LIMIT,
       });
       if (mine !== generation) return;
-      renderStatus(status, result);
       replace(hits, ...result.hits.map((hit) => renderHit(hit, open)));
-      if (!result.hits.length) replace(hits, h('li', { class: 'muted' }, 'No hits.'));
+      // The relevance floor leaves a query that matches nothing without hits: say so in words.
+      if (!result.hits.length) replace(hits, h('li', { class: 'muted no-hits', testid: 'no-hits' }, 'No matching notes.'));
+      // The hits are in the document; the figure is drawn in the same frame as they are.
+      renderStatus(status, result, performance.now() - sent);
+      afterSearch?.();
     } catch (e) {
       if (mine !== generation) return;
       replace(status, errorLine(e instanceof Error ? e.message : String(e)));
@@ -88,11 +96,23 @@ function figure(n: number): string {
   return n === 0 || Math.abs(n) >= 0.01 ? n.toFixed(2) : n.toExponential(2);
 }
 
-function renderStatus(status: HTMLElement, r: SearchResult): void {
+/** 351 → "351 ms", 1834 → "1.8 s". */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+function renderStatus(status: HTMLElement, r: SearchResult, waitedMs: number): void {
+  const why = [`You waited ${duration(waitedMs)} from sending the query to seeing the hits`];
+  if (r.hostMs !== undefined) why.push(`the host answered in ${duration(r.hostMs)} (scan, model, embedding within the budget, recall)`);
+  why.push(`recall itself took ${duration(r.tookMs)}`);
+  const label = r.effectiveModeLabel || r.effectiveMode;
   replace(status,
-    h('span', { class: 'figure', 'data-value': r.tookMs, testid: 'search-took' }, `${Math.round(r.tookMs)} ms`),
-    h('span', { class: 'chip', 'data-value': r.effectiveMode, testid: 'search-effective-mode' },
-      r.effectiveMode === r.mode ? r.effectiveMode : `${r.effectiveMode} (asked ${r.mode})`),
+    h('span', { class: 'figure', 'data-value': waitedMs, 'data-search-ms': r.tookMs, 'data-host-ms': r.hostMs, testid: 'search-took', title: `${why.join('; ')}.` },
+      `took ${duration(waitedMs)} (search ${duration(r.tookMs)})`),
+    h('span', {
+      class: 'chip', 'data-value': r.effectiveMode, 'data-label': label, testid: 'search-effective-mode',
+      'data-embedded': r.coverage?.embedded, 'data-passages': r.coverage?.passages,
+    }, r.effectiveMode === r.mode ? label : `${label} (asked ${r.mode})`),
     h('span', { class: 'chip', testid: 'search-fusion-label' }, r.fusion),
     `${r.hits.length} hit${r.hits.length === 1 ? '' : 's'}`,
     r.pendingVectors ? h('span', { class: 'warning' }, `${r.pendingVectors} passages not embedded yet`) : null,
@@ -117,9 +137,24 @@ function renderHit(hit: SearchHit, open: (hit: SearchHit) => void): HTMLElement 
     ? h('span', { class: 'badge boost', testid: 'graph-boost', 'data-value': hit.boost }, `+${hit.boost.toFixed(2)} Graph Boost`)
     : null;
   const superseded = hit.superseded ? h('span', { class: 'badge superseded', testid: 'superseded' }, 'Superseded') : null;
-  return h('li', { class: `hit${hit.superseded ? ' is-superseded' : ''}`, testid: 'hit', 'data-path': hit.path },
-    h('div', { class: 'hit-head' }, title, boost, superseded, h('span', { class: 'tier' }, hit.tier)),
+  const stale = hit.stale
+    ? h('span', { class: 'badge stale', testid: 'stale', title: hit.stale.reason, 'data-since': hit.stale.since, 'data-base': hit.stale.base }, 'Stale')
+    : null;
+  return h('li', { class: `hit${hit.superseded ? ' is-superseded' : ''}${hit.stale ? ' is-stale' : ''}`, testid: 'hit', 'data-path': hit.path },
+    h('div', { class: 'hit-head' }, title, boost, superseded, stale, h('span', { class: 'tier' }, hit.tier)),
     h('div', { class: 'hit-where muted' }, hit.path, hit.heading ? ` › ${hit.heading}` : '', hit.line ? `:${hit.line}` : ''),
     h('div', { class: 'channels' }, bm25, vector, fused),
+    hit.stale ? renderStale(hit.stale) : null,
     h('p', { class: 'hit-snippet', testid: 'hit-snippet' }, hit.snippet));
+}
+
+/** Why the note is stale, folded: the first reason in the summary, every stale anchor's own reason inside. */
+function renderStale(s: StaleMark): HTMLElement {
+  const more = s.anchors.length > 1
+    ? h('ul', { class: 'stale-anchors' }, ...s.anchors.map((a) => h('li', { testid: 'stale-anchor', 'data-path': a.path }, h('code', {}, a.anchor), ` — ${a.reason}`)))
+    : null;
+  return h('details', { class: 'stale-detail', testid: 'stale-detail' },
+    h('summary', {}, 'Stale since ', h('code', { testid: 'stale-since', title: s.base }, s.since)),
+    h('p', { class: 'stale-reason', testid: 'stale-reason' }, s.reason),
+    more);
 }

@@ -5,6 +5,7 @@ import { K0Error } from '../../core/errors';
 import type { Logger } from '../../core/index/db';
 import { ProjectHost } from '../../core/host';
 import { createConsoleService, type ConsolePorts } from '../../core/console/service';
+import type { EmbeddingProgress } from '../../shared/protocol';
 import { dispatchClientMessage, type DispatchContext } from '../../core/console/dispatch';
 import type { VaultPaths } from '../../core/vault/paths';
 import { consoleCsp, renderConsoleHtml } from '../../shared/consoleHtml';
@@ -18,7 +19,7 @@ import { EventHub } from './events';
  *   GET /              the shell (renderConsoleHtml, host 'browser'), its CSP also sent as a header
  *   GET /webview.js|css the bundle from dist/
  *   POST /rpc          one ClientMessage (JSON) → 200 with exactly the HostMessage dispatchClientMessage returns
- *   GET /events        Server-Sent Events: { kind: 'event', event: 'ledgerChanged' | 'vaultChanged' }
+ *   GET /events        Server-Sent Events: { kind: 'event', event: 'ledgerChanged' | 'vaultChanged' | 'embeddingChanged' }
  * The protocol itself (validation, handlers, errors) lives in src/core/console; this file is transport only.
  */
 export const MAX_RPC_BYTES = 1024 * 1024;
@@ -63,6 +64,8 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new K0Error('INVALID_ARGUMENT', `port must be an integer from 0 to 65535, got ${opts.port}`);
   const assetsDir = opts.assetsDir ?? locateAssetsDir();
   let events: EventHub | undefined;
+  // The header's "embedding 3,100 / 12,601": what the fill reported last (at its start and after every step).
+  let embedding: EmbeddingProgress | undefined;
   // The one long-lived host. Unlike a one-shot MCP call the console stays up and a person watches it: once a
   // hybrid search leaves passages without vectors it keeps embedding them in the background and tells the pages
   // when the vault is covered, so the vector column fills in without searching again and again.
@@ -70,11 +73,22 @@ export async function startConsoleServer(opts: ConsoleServerOptions): Promise<Co
     paths,
     env: opts.env ?? process.env,
     log,
-    backgroundFill: { stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: () => events?.broadcast('vaultChanged') },
+    backgroundFill: {
+      stepMs: BACKGROUND_EMBED_STEP_MS,
+      onCovered: () => events?.broadcast('vaultChanged'),
+      onProgress: (p) => {
+        embedding = { embedded: p.embedded, passages: p.passages, filling: p.filling };
+        events?.broadcast('embeddingChanged');
+      },
+    },
   });
   // Pages send several requests at once: they share the host's single-flight scans (each still sees a scan that
   // started after it asked), never two scans racing over one index.
-  const ports: ConsolePorts = { project: () => host.fresh({ reason: 'console' }), vectors: (budgetMs) => host.vectors(budgetMs) };
+  const ports: ConsolePorts = {
+    project: () => host.fresh({ reason: 'console' }),
+    vectors: (budgetMs) => host.vectors(budgetMs),
+    embedding: () => embedding,
+  };
   const ctx: DispatchContext = {
     service: createConsoleService(ports),
     hello: { host: 'browser', version: opts.version, vaultName: basename(paths.projectRoot), layout: 'page' },

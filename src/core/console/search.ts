@@ -2,7 +2,8 @@ import type { ParamsOf, SearchResult } from '../../shared/protocol';
 import type { Project } from '../project';
 import { fuse, indexGraph, parseFusion, type FusionOptions } from '../search/fusion';
 import { recallWithVectors, type VectorSource } from '../host/recallPolicy';
-import type { VectorChannel } from '../search/types';
+import type { RecallHit, VectorChannel } from '../search/types';
+import type { StaleInfo } from '../stale/types';
 
 /** Says what a fusion preset computes, for the debugger's status line (the fused column means this). */
 export function describeFusion(f: FusionOptions): string {
@@ -38,6 +39,8 @@ export async function searchForConsole(project: Project, p: ParamsOf<'search'>, 
     query: r.query,
     mode: r.mode,
     effectiveMode: r.effectiveMode,
+    effectiveModeLabel: r.effectiveModeLabel,
+    coverage: r.coverage ? { embedded: r.coverage.embedded, passages: r.coverage.passages } : undefined,
     fusion: r.effectiveMode === 'hybrid' ? describeFusion(fusion) : r.effectiveMode === 'bm25' ? 'BM25 only' : 'vector only',
     warnings: r.warnings,
     pendingVectors: r.pendingVectors,
@@ -55,6 +58,14 @@ export async function searchForConsole(project: Project, p: ParamsOf<'search'>, 
       vector: h.explain.vector,
       fused: h.explain.fused,
       boost: h.explain.boost,
+      stale: staleMark(h),
     })),
   };
+}
+
+/** The hit's staleness as the page shows it (the reason, the base commit, each stale anchor). */
+function staleMark(hit: RecallHit & { stale?: StaleInfo }): SearchResult['hits'][number]['stale'] {
+  const s = hit.stale;
+  if (!s) return undefined;
+  return { reason: s.reason, since: s.since, base: s.base, anchors: s.anchors.map((a) => ({ anchor: a.anchor, path: a.path, reason: a.reason })) };
 }

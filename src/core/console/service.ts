@@ -1,4 +1,4 @@
-import type { ConsoleMethod, ConsoleRequest, ResultOf } from '../../shared/protocol';
+import type { ConsoleMethod, ConsoleRequest, EmbeddingProgress, ResultOf } from '../../shared/protocol';
 import type { Project } from '../project';
 import type { VectorAttempt } from '../host/recallPolicy';
 import { getOffload, LineCheckpoints, listOffloads, readLog } from './offloads';
@@ -14,6 +14,11 @@ import { searchForConsole } from './search';
 export interface ConsolePorts {
   project(): Promise<Project>;
   vectors(budgetMs: number): Promise<VectorAttempt>;
+  /**
+   * How far the vector index is filled, from what the host holds in memory (no query, no model load): the page's
+   * header shows it while a background fill runs. Absent, or undefined: no vector channel yet.
+   */
+  embedding?(): EmbeddingProgress | undefined;
 }
 
 export interface ConsoleService {
@@ -31,8 +36,11 @@ const SEARCH_EMBED_BUDGET_MS = 1500;
 export function createConsoleService(ports: ConsolePorts, checkpoints = new LineCheckpoints()): ConsoleService {
   const handlers: { [M in ConsoleMethod]: (params: Extract<ConsoleRequest, { method: M }>['params']) => Promise<ResultOf<M>> } = {
     search: async (p) => {
+      // The host's whole answer, scan included; the page adds the transport and its own rendering to it.
+      const t0 = performance.now();
       const project = await ports.project();
-      return searchForConsole(project, p, () => ports.vectors(SEARCH_EMBED_BUDGET_MS));
+      const result = await searchForConsole(project, p, () => ports.vectors(SEARCH_EMBED_BUDGET_MS));
+      return { ...result, hostMs: performance.now() - t0 };
     },
     openNote: async (p) => readNoteForPage(await ports.project(), p.path),
     listOffloads: async (p) => listOffloads((await ports.project()).paths, p.limit),
@@ -40,6 +48,7 @@ export function createConsoleService(ports: ConsolePorts, checkpoints = new Line
     readLog: async (p) => readLog((await ports.project()).paths, p.nodeId, p.from, p.to, checkpoints),
     scoreboard: async () => readScoreboard(await ports.project()),
     savePrices: async (p) => savePrices((await ports.project()).paths, p.tiers),
+    status: async () => ({ embedding: ports.embedding?.() }),
   };
   return {
     handle: (request) => (handlers[request.method] as (p: unknown) => Promise<never>)(request.params),
