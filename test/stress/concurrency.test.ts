@@ -1,23 +1,25 @@
 // Two MCP servers + the CLI + a hand editor on one vault for 60 s (full) / 10 s (short): no note lost, torn or
-// duplicated, no INTERNAL error anywhere, and the index passes integrity_check afterwards.
+// duplicated, no INTERNAL error anywhere, and the index passes integrity_check afterwards. With a Node 22 at hand
+// (lib.ts: MIXED) server b and the CLI run on node:sqlite while server a runs on node-sqlite3-wasm: both engines
+// meet on the same index file through the shared `<db>.lock` protocol (src/core/index/engine.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { connectMcp, errorCode, integrityCheck, isInternal, percentile, record, round, runCli, size } from './lib';
+import { connectMcp, ENGINES, errorCode, integrityCheck, isInternal, MIXED, percentile, record, round, runCli, size } from './lib';
 
 const DURATION_MS = size(60_000, 10_000);
 
-test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 lost / torn / duplicated notes, 0 INTERNAL, integrity ok`, async () => {
+test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s, ${ENGINES}: 0 lost / torn / duplicated notes, 0 INTERNAL, integrity ok`, async () => {
   const root = mkdtempSync(join(tmpdir(), 'k0stress-conc-'));
   spawnSync('git', ['init', '-q'], { cwd: root });
   const notes = join(root, '.k0maru', 'wiki');
   mkdirSync(join(notes, '02_Architecture'), { recursive: true });
   mkdirSync(join(notes, 'hand'), { recursive: true });
   writeFileSync(join(notes, '02_Architecture', 'adr-001-base.md'), '---\nstatus: accepted\n---\n# ADR-001: Base\n\n## Invariants\n\n- deny: eval( | id: BASE-1\n');
-  const servers = await Promise.all([connectMcp(root), connectMcp(root)]);
+  const servers = await Promise.all([connectMcp(root, {}, 'wasm'), connectMcp(root, {}, MIXED ? 'native' : 'wasm')]);
   const end = Date.now() + DURATION_MS;
   const expected = new Map<string, string>(); // marker → who wrote it
   const internal: string[] = [];
@@ -58,12 +60,12 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 
     for (let i = 0; Date.now() < end; i++) {
       const marker = `m-cli-${i}`;
       writeFileSync(join(root, `c-${i}.md`), `body ${marker}\n`);
-      const r = await runCli(root, ['flush', '--title', `Note ${marker}`, '--content-file', `c-${i}.md`, '--json']);
+      const r = await runCli(root, ['flush', '--title', `Note ${marker}`, '--content-file', `c-${i}.md`, '--json'], { runtime: 'native' });
       cliRuns++;
       if (r.code === 0) expected.set(marker, 'cli');
       else if (/INTERNAL/.test(r.err)) internal.push(`cli flush: ${r.err.slice(0, 400)}`);
       else codes[`cli-exit-${r.code}`] = (codes[`cli-exit-${r.code}`] ?? 0) + 1;
-      const s = await runCli(root, ['recall', 'body', '--mode', 'bm25', '--json']);
+      const s = await runCli(root, ['recall', 'body', '--mode', 'bm25', '--json'], { runtime: 'native' });
       if (/INTERNAL/.test(s.err)) internal.push(`cli recall: ${s.err.slice(0, 400)}`);
     }
   };
@@ -100,6 +102,7 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s: 0 
   const last = await runCli(root, ['scan']);
   const integrity = integrityCheck(join(root, '.k0maru', 'index.db'));
   record('concurrency', {
+    engines: MIXED ? 'mixed: server a wasm (Node 20), server b + CLI native (Node 22)' : 'wasm only',
     seconds: DURATION_MS / 1000,
     mcpCalls: calls,
     cliRuns,

