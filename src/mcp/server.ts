@@ -7,6 +7,9 @@ import type { ToolContext } from './tools/types';
 
 export type ServerMode = 'full' | 'sidecar';
 
+/** One step of the MCP server's background fill: it re-reads the index between steps (batches are ~40 ms each). */
+export const MCP_FILL_STEP_MS = 2000;
+
 export interface K0McpServer {
   server: McpServer;
   host: ProjectHost;
@@ -32,9 +35,10 @@ export function createMcpServer(opts: McpServerOptions): K0McpServer {
     { name: 'k0maru', version: VERSION },
     { instructions: 'K0maru Agent Memory: call get_project_loadout at the start of a session, recall_memory before answering from memory, guard_check before committing, flush_session to record decisions.' },
   );
-  // The one long-lived host: warm scanner, single-flight scans, one embedding worker (no background fill: an
-  // agent's call has its own budget and the next call catches up).
-  const host = new ProjectHost({ vault: opts.vault, cwd: opts.cwd, env: opts.env, log: opts.log });
+  // The one long-lived host: warm scanner, single-flight scans, one embedding worker. Once a hybrid recall has
+  // started the model, the worker fills the missing vectors between calls (giving way to every call), so an agent
+  // gets real hybrid recall after a while instead of BM25 for hundreds of calls; each answer says its coverage.
+  const host = new ProjectHost({ vault: opts.vault, cwd: opts.cwd, env: opts.env, log: opts.log, backgroundFill: { stepMs: MCP_FILL_STEP_MS, onCovered: () => {} } });
   const ctx: ToolContext = { host, cwd: opts.cwd, env: opts.env };
   const registered: string[] = [];
   let running = 0;

@@ -32,6 +32,13 @@ export interface CatchUpOptions {
    * even though it is predicted to end past the deadline — one passage of overrun, never a batch started after it.
    */
   starvedBefore?: boolean;
+  /**
+   * Checked before every batch: true stops the catch-up there (a background fill gives way to a caller that is
+   * waiting for the worker; the caller then waits at most for the batch in flight).
+   */
+  yieldTo?: () => boolean;
+  /** Caps each batch at what the measured cost says fits in this long (a background fill keeps batches short). */
+  batchMs?: number;
 }
 
 export interface CatchUpReport {
@@ -43,7 +50,7 @@ export interface CatchUpReport {
   oversized: number;
   /** Passages the model failed on alone (after their batch failed): skipped for this process, left pending. */
   skipped: number;
-  stoppedBy: 'done' | 'budget';
+  stoppedBy: 'done' | 'budget' | 'yielded';
   /** How far past the deadline the last batch ended (0 when it did not). */
   overrunMs: number;
   /** The cost per passage the batches were sized with at the end (ms). */
@@ -80,12 +87,17 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
   const todo = store.pendingPassages().filter((p) => !skip.has(p.hash));
   let i = 0;
   while (i < todo.length) {
+    if (opts.yieldTo?.()) {
+      report.stoppedBy = 'yielded';
+      break;
+    }
     const left = deadline - now();
     let fits = left === Infinity ? maxBatch : Math.floor(left / msPerPassage);
     if (fits < 1 && left > 0 && report.batches === 0) {
       if (opts.starvedBefore) fits = 1;
       else report.starved = true;
     }
+    if (opts.batchMs !== undefined && fits >= 1) fits = Math.min(fits, Math.max(1, Math.floor(opts.batchMs / msPerPassage)));
     if (fits < 1) {
       report.stoppedBy = 'budget';
       break;

@@ -5,13 +5,16 @@ import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/
 import { relevanceFloor } from '../search/floor';
 import type { VectorChannel } from '../search/types';
 import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
-import { embedWithinBudget, type CatchUpReport, type EmbedTexts } from './budget';
+import { embedWithinBudget, type CatchUpOptions, type CatchUpReport, type EmbedTexts } from './budget';
 import { ModelLoader, stillLoadingWarning } from './modelLoader';
 
 /** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
 export interface Embedder {
   embed(texts: string[]): Promise<{ vectors: Float32Array[]; cut?: boolean[] }>;
 }
+
+/** How one catch-up runs: its clock start, and (for a background fill) when to give way and how long a batch may be. */
+export type CatchUpCall = Pick<CatchUpOptions, 'since' | 'yieldTo' | 'batchMs'>;
 
 export interface VectorChannelHandle extends VectorChannel {
   readonly store: VectorStore;
@@ -20,7 +23,7 @@ export interface VectorChannelHandle extends VectorChannel {
    * Embeds pending passages for at most `budgetMs` counted from `since` (performance.now() scale; default now: a
    * caller that loaded the model first passes when it started, so the load counts); returns how many were embedded.
    */
-  catchUp(budgetMs?: number, opts?: { since?: number }): Promise<number>;
+  catchUp(budgetMs?: number, opts?: CatchUpCall): Promise<number>;
   /** How the last catch-up went (batches, overrun, oversized and skipped passages). */
   readonly lastCatchUp: CatchUpReport | undefined;
   /** Passages embedded from their beginning only because they are longer than the model reads, this session. */
@@ -37,10 +40,10 @@ export function createVectorChannel(opts: {
   passages?: PassageOptions;
   dispose?: () => Promise<void>;
 }): VectorChannelHandle {
-  const built = performance.now();
   const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES);
-  // The store's first load is what a refresh costs on this vault: the budget keeps that much back for the one after the batches.
-  let refreshMs = performance.now() - built;
+  // What the refresh after the batches costs, kept back from the budget: puts make vectors searchable at once, so
+  // that refresh only reads two rows unless the scanner ran meanwhile (the last one measured is used after that).
+  let refreshMs = 0;
   let msPerPassage: number | undefined;
   const graph = indexGraph(opts.index);
   const fusion = opts.fusion ?? DEFAULT_FUSION;
@@ -60,8 +63,8 @@ export function createVectorChannel(opts: {
     coverage: () => store.size,
     floor: relevanceFloor(opts.modelId),
     fuse: (lexical, vector) => fuse(lexical, vector, fusion, graph),
-    async catchUp(budgetMs?: number, catchUpOpts: { since?: number } = {}): Promise<number> {
-      last = await embedWithinBudget(store, embedTexts, { budgetMs, since: catchUpOpts.since, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs, starvedBefore: last?.starved });
+    async catchUp(budgetMs?: number, call: CatchUpCall = {}): Promise<number> {
+      last = await embedWithinBudget(store, embedTexts, { budgetMs, ...call, skip, initialMsPerPassage: msPerPassage, reserveMs: refreshMs, starvedBefore: last?.starved });
       oversized += last.oversized;
       if (last.batches) msPerPassage = last.msPerPassage;
       if (last.embedded) refreshMs = last.refreshMs;

@@ -130,7 +130,7 @@ export class VectorSession {
 
   /** Coverage of the vault by this session's vectors; undefined before the channel exists (no model loaded yet). */
   progress(): EmbeddingProgress | undefined {
-    const c = this.channel?.coverage();
+    const c = this.channel?.coverage?.();
     return c ? { embedded: c.embedded, passages: c.passages, filling: this.filling } : undefined;
   }
 

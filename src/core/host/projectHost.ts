@@ -5,7 +5,7 @@ import type { Project } from '../project';
 import type { ScanProgress, ScanReport } from '../scan/scanner';
 import type { RecallResult } from '../search/types';
 import type { VaultPaths } from '../vault/paths';
-import type { BackgroundFill, VectorSession } from '../embed/vectorSession';
+import type { BackgroundFill, EmbeddingProgress, VectorSession } from '../embed/vectorSession';
 import { cancelled, throwIfCancelled, untilCancelled } from './cancel';
 import { recallWithVectors, type PolicyRecallOptions, type VectorAttempt } from './recallPolicy';
 import { ScanGate } from './scanGate';
@@ -35,9 +35,11 @@ export interface ProjectHostOptions {
   /** The embedding model (id or folder), read when the worker starts; default: $K0MARU_MODEL or the bundled one. */
   model?(): string | undefined;
   /**
-   * For a host a person looks at (`k0maru ui`, the editor): once a hybrid recall leaves passages without vectors,
-   * keep embedding them in steps of `stepMs` between callers, and call `onCovered` when the vault is covered.
-   * The MCP server leaves it out: an agent's call has its own budget, and the next call catches up.
+   * For every long-lived host (MCP server, `k0maru ui`, the editor): once a hybrid recall has started the model,
+   * embed the passages that have no vector in the background — steps of `stepMs`, each inference sized to about
+   * `batchMs`, giving way to every caller — and call `onCovered` when the vault is covered. With it, a recall
+   * spends its budget only on waiting for the model and answers from the vectors there are (coverage says how
+   * many); without it (benches, tests), each recall embeds what is missing within its own budget.
    */
   backgroundFill?: Omit<BackgroundFill, 'log'>;
 }
@@ -143,18 +145,36 @@ export class ProjectHost {
       this.vectorSession ??= new VectorSession(project.index, { env: this.opts.env, model: this.opts.model?.() || undefined, threads: 1 });
     }
     const session = this.vectorSession;
-    const r = await untilCancelled(session.prepare(budgetMs, signal), signal, 'embedding');
     const fill = this.opts.backgroundFill;
+    const r = await untilCancelled(session.prepare(budgetMs, signal, { embed: !fill }), signal, 'embedding');
     if (fill) session.fillInBackground({ ...fill, log: this.opts.log });
     return r;
   }
 
+  /**
+   * How far the vectors cover the vault and whether the background fill runs (the editor's status bar, the
+   * console's header). From memory, no query; undefined until a hybrid recall has loaded the model.
+   */
+  embedding(): EmbeddingProgress | undefined {
+    return this.vectorSession?.progress();
+  }
+
   /** Recall under the one policy (recallWithVectors), after a scan that started after the request. */
   async recall(query: string, opts: HostRecallOptions = {}): Promise<RecallResult> {
-    const { value, warning } = await this.use((project) => recallWithVectors(project, query, opts, (budgetMs, signal) => this.vectors(budgetMs, signal)), {
-      reason: opts.reason ?? 'recall',
-      signal: opts.signal,
-    });
+    // From the channel to the answer the background fill stays off the worker: the query embedding never waits for it.
+    const releases: (() => void)[] = [];
+    const source = async (budgetMs: number | undefined, signal?: AbortSignal) => {
+      const r = await this.vectors(budgetMs, signal);
+      if (r.channel && this.vectorSession) releases.push(this.vectorSession.hold());
+      return r;
+    };
+    let healed: Healed<RecallResult>;
+    try {
+      healed = await this.use((project) => recallWithVectors(project, query, opts, source), { reason: opts.reason ?? 'recall', signal: opts.signal });
+    } finally {
+      for (const release of releases) release();
+    }
+    const { value, warning } = healed;
     if (warning) value.warnings = [warning, ...value.warnings];
     return value;
   }

@@ -121,6 +121,35 @@ export class DotKernel {
     this.matrix = new Float32Array(0); // the copy in WASM memory is the one used
   }
 
+  /**
+   * Adds `count` rows after the loaded ones, growing the memory in place (by half again at least, so a fill that
+   * adds a few rows at a time costs amortised O(rows added), never a copy of the whole matrix per step).
+   */
+  append(rows: Float32Array, count: number): void {
+    const dim = this.dim;
+    const total = this.rows + count;
+    if (this.wasm) {
+      const bytes = (total * dim + dim + total) * 4;
+      const have = this.wasm.memory.buffer.byteLength;
+      if (bytes > have) this.wasm.memory.grow(Math.ceil(Math.max(bytes - have, have / 2) / 65536));
+      new Float32Array(this.wasm.memory.buffer, this.rows * dim * 4, count * dim).set(rows.subarray(0, count * dim));
+    } else {
+      if (this.matrix.length < total * dim) {
+        const grown = new Float32Array(Math.max(total * dim, Math.ceil(this.matrix.length * 1.5)));
+        grown.set(this.matrix.subarray(0, this.rows * dim));
+        this.matrix = grown;
+      }
+      this.matrix.set(rows.subarray(0, count * dim), this.rows * dim);
+    }
+    this.rows = total;
+  }
+
+  /** Row `i` (a view: valid until the next append or load). */
+  row(i: number): Float32Array {
+    const m = this.wasm ? new Float32Array(this.wasm.memory.buffer, 0, this.rows * this.dim) : this.matrix;
+    return m.subarray(i * this.dim, (i + 1) * this.dim);
+  }
+
   scores(query: Float32Array): Float32Array {
     const { rows, dim } = this;
     if (this.wasm) {

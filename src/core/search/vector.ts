@@ -56,18 +56,40 @@ function toBlob(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
 }
 
+/** Per-model write counter, bumped in the transaction of every put: one row to read instead of a COUNT(*) per call. */
+const EPOCH_SQL = 'CREATE TABLE IF NOT EXISTS vector_epoch(model TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;';
+/** Hashes per `IN (…)` lookup of stored vectors: bounded statements, and at most ~1 MB of blobs in flight. */
+const LOOKUP_BATCH = 400;
+
+/** What a chunk's passages are derived from: a chunk whose key is unchanged is not split or hashed again. */
+const chunkKey = (r: Record<string, unknown>) => `${r.doc_id}\0${r.hash}\0${r.title}\0${r.heading}`;
+
 /**
  * The vector channel's store and brute-force search for one model. Search is exact cosine over an in-memory
  * float32 matrix (vectors are normalised, so cosine is a dot product), scored with WASM SIMD (dotKernel.ts):
  * O(passages × dimension) per query, ~3 ms for 30,000 passages of 512 dims. See docs/embeddings.md for when an
  * ANN index would pay off.
+ *
+ * Bookkeeping is incremental, because a long-lived host refreshes before every recall and after every batch of
+ * a background fill: the matrix (in the kernel's WASM memory, the only copy of the vectors: 4 bytes × dim per
+ * distinct passage) only grows by the rows a put or another process added; chunks are re-split and re-hashed only
+ * when the scanner changed them; "did anyone write vectors?" is one row (vector_epoch), not a COUNT(*).
  */
 export class VectorStore {
   private passages: Passage[] = [];
-  private have = new Set<string>();
-  private kernel = new DotKernel(0);
-  private rowPassage: number[] = [];
-  private pendingCount: number | undefined;
+  /** Passage hash → indices into `passages` (one text may appear in several notes). */
+  private byHash = new Map<string, number[]>();
+  /** Chunk id → the passages derived from it, with what they were derived from. */
+  private chunkCache = new Map<number, { key: string; passages: Passage[] }>();
+  private kernel: DotKernel;
+  /** Kernel row → passage hash, and back. Rows whose hash no passage uses any more are dead until compaction. */
+  private rowHash: string[] = [];
+  private rowOf = new Map<string, number>();
+  /** Live hashes without a vector, in passage order. */
+  private missing = new Set<string>();
+  private embeddedPassages = 0;
+  private loadedGen: string | undefined;
+  private epoch = -1;
 
   constructor(
     private readonly idx: IndexDb,
@@ -75,8 +97,10 @@ export class VectorStore {
     readonly dim: number,
     readonly opts: PassageOptions = DEFAULT_PASSAGES,
   ) {
+    this.kernel = new DotKernel(dim);
+    this.kernel.load(new Float32Array(0), 0);
     idx.write(() => {
-      idx.exec(VECTOR_SCHEMA_SQL);
+      idx.exec(VECTOR_SCHEMA_SQL + EPOCH_SQL);
       const known = idx.get('SELECT dim FROM vector_models WHERE model = ?', [modelId]);
       if (known && Number(known.dim) !== dim) idx.run('DELETE FROM vectors WHERE model = ?', [modelId]);
       idx.run('INSERT OR REPLACE INTO vector_models(model, dim) VALUES (?, ?)', [modelId, dim]);
@@ -84,71 +108,154 @@ export class VectorStore {
     this.refresh();
   }
 
-  /** What `refresh()` last loaded: the scanner's generation and this model's vector count. */
-  private loadedKey = '';
-
   /**
-   * Re-reads the chunks (after a scan) and which passages already have vectors; rebuilds the search matrix —
-   * only when either changed since the last load. A long-lived host calls this before every recall, and
-   * reloading tens of thousands of vectors each time cost tens of ms on the host's thread.
+   * Follows the scanner (re-reads the chunks when the index generation moved, splitting only changed ones) and
+   * other writers of this model's vectors (loads the missing ones when the epoch moved). Two single-row reads
+   * when nothing changed, which is the common case: a host calls this before every recall.
    */
   refresh(): void {
-    const gen = this.idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0';
-    const count = this.idx.get('SELECT COUNT(*) AS n FROM vectors WHERE model = ?', [this.modelId])?.n ?? 0;
-    const key = `${gen}:${count}`;
-    if (key === this.loadedKey) return;
-    this.loadedKey = key;
-    const rows = this.idx.all('SELECT c.id, c.doc_id, c.heading, c.text, d.title FROM chunks c JOIN documents d ON d.id = c.doc_id ORDER BY c.id');
-    this.passages = rows.flatMap((r) =>
-      passagesOf({ id: Number(r.id), docId: Number(r.doc_id), title: String(r.title), heading: String(r.heading), text: String(r.text) }, this.opts),
-    );
-    const stored = this.idx.all('SELECT hash, vec FROM vectors WHERE model = ?', [this.modelId]);
-    const byHash = new Map(stored.map((r) => [String(r.hash), r.vec as Uint8Array]));
-    this.have = new Set(byHash.keys());
-    this.pendingCount = undefined;
-    const rowsWithVec = this.passages.map((p, i) => [i, byHash.get(p.hash)] as const).filter(([, v]) => v && v.byteLength === this.dim * 4);
-    const matrix = new Float32Array(rowsWithVec.length * this.dim);
-    this.rowPassage = [];
-    rowsWithVec.forEach(([pi, blob], row) => {
-      const b = blob!;
-      matrix.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)), row * this.dim);
-      this.rowPassage.push(pi);
+    const gen = String(this.idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0');
+    const epoch = this.readEpoch();
+    let look = false;
+    if (gen !== this.loadedGen) {
+      this.loadPassages();
+      this.loadedGen = gen;
+      look = true;
+    }
+    if (epoch !== this.epoch) {
+      this.epoch = epoch;
+      look = true;
+    }
+    if (look) this.loadMissingVectors();
+  }
+
+  private readEpoch(): number {
+    try {
+      return Number(this.idx.get('SELECT n FROM vector_epoch WHERE model = ?', [this.modelId])?.n ?? 0);
+    } catch (err) {
+      // A healed index (moved aside, rebuilt by the scanner) has no vector tables yet.
+      if (!/no such table/i.test(String((err as Error).message))) throw err;
+      this.idx.write(() => this.idx.exec(VECTOR_SCHEMA_SQL + EPOCH_SQL));
+      return 0;
+    }
+  }
+
+  private loadPassages(): void {
+    const rows = this.idx.all('SELECT c.id, c.doc_id, c.hash, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.doc_id ORDER BY c.id');
+    const stale = rows.filter((r) => this.chunkCache.get(Number(r.id))?.key !== chunkKey(r));
+    const texts = new Map<number, string>();
+    if (stale.length > rows.length / 2) {
+      for (const t of this.idx.all('SELECT id, text FROM chunks')) texts.set(Number(t.id), String(t.text));
+    } else {
+      for (let i = 0; i < stale.length; i += LOOKUP_BATCH) {
+        const ids = stale.slice(i, i + LOOKUP_BATCH).map((r) => Number(r.id));
+        for (const t of this.idx.all(`SELECT id, text FROM chunks WHERE id IN (${ids.map(() => '?').join(',')})`, ids)) texts.set(Number(t.id), String(t.text));
+      }
+    }
+    const cache = new Map<number, { key: string; passages: Passage[] }>();
+    const passages: Passage[] = [];
+    for (const r of rows) {
+      const id = Number(r.id);
+      const key = chunkKey(r);
+      let entry = this.chunkCache.get(id);
+      if (entry?.key !== key) {
+        const text = texts.get(id);
+        if (text === undefined) continue; // deleted between the two reads: the next generation has it right
+        entry = { key, passages: passagesOf({ id, docId: Number(r.doc_id), title: String(r.title), heading: String(r.heading), text }, this.opts) };
+      }
+      cache.set(id, entry);
+      for (const p of entry.passages) passages.push(p);
+    }
+    this.chunkCache = cache;
+    this.passages = passages;
+    this.byHash = new Map();
+    passages.forEach((p, i) => {
+      const at = this.byHash.get(p.hash);
+      if (at) at.push(i);
+      else this.byHash.set(p.hash, [i]);
     });
+    this.missing = new Set();
+    this.embeddedPassages = 0;
+    for (const [hash, at] of this.byHash) {
+      if (this.rowOf.has(hash)) this.embeddedPassages += at.length;
+      else this.missing.add(hash);
+    }
+    const dead = this.rowHash.length - (this.byHash.size - this.missing.size);
+    if (dead > Math.max(256, this.rowHash.length / 2)) this.compact();
+  }
+
+  /** Rebuilds the matrix from the rows some passage still uses (edits leave dead rows behind). */
+  private compact(): void {
+    const live = this.rowHash.map((h, r) => [h, r] as const).filter(([h]) => this.byHash.has(h));
+    const matrix = new Float32Array(live.length * this.dim);
+    live.forEach(([, r], i) => matrix.set(this.kernel.row(r), i * this.dim));
     this.kernel = new DotKernel(this.dim);
-    this.kernel.load(matrix, rowsWithVec.length);
+    this.kernel.load(matrix, live.length);
+    this.rowHash = live.map(([h]) => h);
+    this.rowOf = new Map(this.rowHash.map((h, i) => [h, i]));
+  }
+
+  /** Reads the stored vectors of passages that have none in memory yet (another host's, or an earlier run's). */
+  private loadMissingVectors(): void {
+    const want = [...this.missing];
+    for (let i = 0; i < want.length; i += LOOKUP_BATCH) {
+      const hashes = want.slice(i, i + LOOKUP_BATCH);
+      const rows = this.idx.all(`SELECT hash, vec FROM vectors WHERE model = ? AND hash IN (${hashes.map(() => '?').join(',')})`, [this.modelId, ...hashes]);
+      this.addRows(rows.map((r) => ({ hash: String(r.hash), blob: r.vec as Uint8Array })));
+    }
+  }
+
+  /** Appends vectors to the matrix (only for live passages that have none: nothing is held twice). */
+  private addRows(entries: { hash: string; blob?: Uint8Array; vector?: Float32Array }[]): void {
+    const seen = new Set<string>();
+    const fresh = entries.filter((e) => this.missing.has(e.hash) && !seen.has(e.hash) && !!seen.add(e.hash) && (e.vector ? e.vector.length === this.dim : e.blob!.byteLength === this.dim * 4));
+    if (!fresh.length) return;
+    const block = new Float32Array(fresh.length * this.dim);
+    fresh.forEach((e, i) => {
+      const v = e.vector ?? new Float32Array(e.blob!.buffer.slice(e.blob!.byteOffset, e.blob!.byteOffset + e.blob!.byteLength));
+      block.set(v, i * this.dim);
+    });
+    this.kernel.append(block, fresh.length);
+    for (const e of fresh) {
+      this.rowOf.set(e.hash, this.rowHash.length);
+      this.rowHash.push(e.hash);
+      this.missing.delete(e.hash);
+      this.embeddedPassages += this.byHash.get(e.hash)?.length ?? 0;
+    }
   }
 
   /** Passages (distinct texts) still waiting for a vector. */
   pendingPassages(): Passage[] {
-    const seen = new Set<string>();
-    return this.passages.filter((p) => !this.have.has(p.hash) && !seen.has(p.hash) && seen.add(p.hash));
+    return [...this.missing].map((h) => this.passages[this.byHash.get(h)![0]]);
   }
 
   pending(): number {
-    this.pendingCount ??= this.pendingPassages().length;
-    return this.pendingCount;
+    return this.missing.size;
   }
 
   get size(): { passages: number; embedded: number } {
-    return { passages: this.passages.length, embedded: this.rowPassage.length };
+    return { passages: this.passages.length, embedded: this.embeddedPassages };
   }
 
-  /** Stores vectors for passages (by hash); call refresh() afterwards to make them searchable. */
+  /** Stores vectors for passages (by hash); they are searchable at once (no refresh needed). */
   put(entries: { hash: string; vector: Float32Array }[]): void {
     if (!entries.length) return;
-    this.idx.write(() => {
+    const n = this.idx.write(() => {
       const stmt = this.idx.prepare('INSERT OR REPLACE INTO vectors(model, hash, vec) VALUES (?, ?, ?)');
       try {
         for (const e of entries) {
           if (e.vector.length !== this.dim) throw new Error(`vector of ${e.vector.length} dims for a ${this.dim}-dim model`);
           stmt.run([this.modelId, e.hash, toBlob(e.vector)]);
-          this.have.add(e.hash);
-          this.pendingCount = undefined;
         }
       } finally {
         stmt.finalize();
       }
+      this.idx.run('INSERT INTO vector_epoch(model, n) VALUES (?, 1) ON CONFLICT(model) DO UPDATE SET n = n + 1', [this.modelId]);
+      return Number(this.idx.get('SELECT n FROM vector_epoch WHERE model = ?', [this.modelId])?.n ?? 0);
     });
+    // In step unless another process wrote meanwhile: then the next refresh() loads what it added.
+    if (n === this.epoch + 1) this.epoch = n;
+    this.addRows(entries);
   }
 
   /**
@@ -167,13 +274,12 @@ export class VectorStore {
       this.put(slice.map((p, j) => ({ hash: p.hash, vector: vectors[j] })));
       done += slice.length;
     }
-    if (done) this.refresh();
     return done;
   }
 
   /** Exact cosine top-`pool` documents (best passage per document). */
   search(query: Float32Array, pool: number): ChannelHit[] {
-    const n = this.rowPassage.length;
+    const n = this.rowHash.length;
     const scores = this.kernel.scores(query);
     // Only the best few rows can matter: sort a shortlist, widen it if it holds too few distinct documents.
     for (let want = Math.min(n, pool * 8); ; want = Math.min(n, want * 4)) {
@@ -200,24 +306,25 @@ export class VectorStore {
     rows.sort((a, b) => scores[b] - scores[a]);
     const best = new Map<number, ChannelHit>();
     for (const r of rows) {
-      const p = this.passages[this.rowPassage[r]];
-      if (best.has(p.docId)) continue;
-      best.set(p.docId, { docId: p.docId, chunkId: p.chunkId, rank: best.size + 1, score: scores[r] });
-      if (best.size >= pool) break;
+      for (const pi of this.byHash.get(this.rowHash[r]) ?? []) {
+        const p = this.passages[pi];
+        if (best.has(p.docId)) continue;
+        best.set(p.docId, { docId: p.docId, chunkId: p.chunkId, rank: best.size + 1, score: scores[r] });
+        if (best.size >= pool) return [...best.values()];
+      }
     }
     return [...best.values()];
   }
 
   /** Drops vectors no passage of the current index uses (this model), and every vector of other models. */
   prune(): number {
-    const live = new Set(this.passages.map((p) => p.hash));
+    const live = this.byHash;
     const stored = this.idx.all('SELECT hash FROM vectors WHERE model = ?', [this.modelId]).map((r) => String(r.hash));
     const dead = stored.filter((h) => !live.has(h));
     return this.idx.write(() => {
       let changes = this.idx.run('DELETE FROM vectors WHERE model != ?', [this.modelId]).changes;
       this.idx.run('DELETE FROM vector_models WHERE model != ?', [this.modelId]);
       for (const h of dead) changes += this.idx.run('DELETE FROM vectors WHERE model = ? AND hash = ?', [this.modelId, h]).changes;
-      for (const h of dead) this.have.delete(h);
       return changes;
     });
   }
