@@ -16,6 +16,8 @@ import type * as Tiers from '../core/index/tiers';
 import type * as AdrNotes from '../core/index/adrNotes';
 import type * as Host from '../core/host';
 import type * as LedgerNodes from '../core/offload/ledger';
+import type * as Stale from '../core/stale';
+import type * as Git from '../core/git/run';
 import type PicomatchFn from 'picomatch';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -26,6 +28,14 @@ export const getProjectLoadout: typeof Loadout.getProjectLoadout = (...a) => (re
 export const isRetiredStatus: typeof Tiers.isRetiredStatus = (...a) => (require('../core/index/tiers') as typeof Tiers).isRetiredStatus(...a);
 export const listAdrNotes: typeof AdrNotes.listAdrNotes = (...a) => (require('../core/index/adrNotes') as typeof AdrNotes).listAdrNotes(...a);
 export const readLedgerNodes: typeof LedgerNodes.readLedgerNodes = (...a) => (require('../core/offload/ledger') as typeof LedgerNodes).readLedgerNodes(...a);
+// Stale memory (issue #18): what the sidebar's Stale group lists, and the two actions on a stale note.
+export const listStale: typeof Stale.listStale = (...a) => (require('../core/stale') as typeof Stale).listStale(...a);
+export const stalenessStatus: typeof Stale.stalenessStatus = (...a) => (require('../core/stale') as typeof Stale).stalenessStatus(...a);
+export const verifyNotes: typeof Stale.verifyNotes = (...a) => (require('../core/stale') as typeof Stale).verifyNotes(...a);
+/** The one hardened way to run git ("Show Changes Since This Note" reads the note's base with it). */
+export const runGit: typeof Git.runGit = (...a) => (require('../core/git/run') as typeof Git).runGit(...a);
+/** The flags every `git diff` we run carries (no external diff drivers, no textconv, no submodules). */
+export const gitDiffSafe = (): string[] => (require('../core/git/run') as typeof Git).GIT_DIFF_SAFE;
 export const picomatch = ((...a: Parameters<typeof PicomatchFn>) => (require('picomatch') as typeof PicomatchFn)(...a)) as typeof PicomatchFn;
 /** The project's one long-lived host (scans, vectors, the recall policy), as the MCP server and `k0maru ui` run it. */
 export const createProjectHost = (...a: ConstructorParameters<typeof Host.ProjectHost>): Host.ProjectHost => new (require('../core/host') as typeof Host).ProjectHost(...a);

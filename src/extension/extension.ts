@@ -11,6 +11,8 @@ import { readSettings } from './settings';
 import { createStatusBar, renderStatus, SHOW_LOG_COMMAND } from './statusBar';
 import { VaultSession } from './vaultSession';
 import { VirtualDocuments } from './virtualDocuments';
+import { GitBaseDocuments } from './gitBaseDocuments';
+import { StaleCommands } from './staleCommands';
 import { OutputLog } from './outputLog';
 import { ListTree } from './views/listTree';
 import { buildArchitecture, buildMemory, buildOffloads } from './views/vaultViews';
@@ -75,11 +77,12 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       },
     });
     const s = session;
-    s.controller.onDidChangeState((st) => status.update(st));
+    s.controller.onDidChangeState((st) => status.update(st, s.controller.embedding));
+    s.controller.onDidChangeEmbedding((e) => status.update(s.controller.state, e));
     status.update(vscode.workspace.isTrusted ? s.controller.state : { kind: 'untrusted' });
     if (!vscode.workspace.isTrusted) {
       context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        status.update(s.controller.state);
+        status.update(s.controller.state, s.controller.embedding);
         consoles.host.notify('vaultChanged');
       }));
     }
@@ -109,8 +112,11 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       mcpRegistration: () => session?.mcpRegistration ?? 'none',
       rules: () => (session && vscode.workspace.isTrusted ? session.rules.adrs() : Promise.resolve([])),
     };
+    const stale = new StaleCommands(host);
     context.subscriptions.push(
       { dispose: () => session?.dispose() },
+      new GitBaseDocuments(() => stale.repoRoot()),
+      ...stale.register(),
       architecture, memory, offloads,
       vscode.window.registerTreeDataProvider('k0maru.architecture', architecture),
       vscode.window.registerTreeDataProvider('k0maru.memory', memory),
@@ -137,7 +143,7 @@ export function activate(context: vscode.ExtensionContext): K0maruApi {
       return session?.projectRoot;
     },
     state,
-    statusBar: () => renderStatus(state()),
+    statusBar: () => renderStatus(state(), session && vscode.workspace.isTrusted ? session.controller.embedding : undefined),
     reindex: () => (session ? session.controller.scan('command') : Promise.reject(new Error('no .k0maru folder in this workspace'))),
     whenIdle: async () => {
       await session?.controller.whenIdle();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProjectHost, ScanEvent } from '../core/host';
+import type { EmbeddingProgress } from '../core/embed/vectorSession';
 import type { Project } from '../core/project';
 import type { ScanOptions, ScanReport } from '../core/scan/scanner';
 import type { IndexState, ScanReason } from './api';
@@ -33,6 +34,10 @@ export class IndexController implements vscode.Disposable {
   private stateValue: IndexState = { kind: 'starting' };
   private readonly changed = new vscode.EventEmitter<IndexState>();
   readonly onDidChangeState = this.changed.event;
+  private embeddingValue: EmbeddingProgress | undefined;
+  private readonly embeddingChanged = new vscode.EventEmitter<EmbeddingProgress>();
+  /** The background fill's coverage, after every step and once more when it stops (the status bar shows it). */
+  readonly onDidChangeEmbedding = this.embeddingChanged.event;
 
   constructor(
     readonly projectRoot: string,
@@ -42,6 +47,11 @@ export class IndexController implements vscode.Disposable {
 
   get state(): IndexState {
     return this.stateValue;
+  }
+
+  /** The background fill's last report; undefined before the first fill of this session. */
+  get embedding(): EmbeddingProgress | undefined {
+    return this.embeddingValue;
   }
 
   /** Folder of Markdown notes, once the project is open (a bound vault may live outside the workspace). */
@@ -63,7 +73,14 @@ export class IndexController implements vscode.Disposable {
       onScan: (e) => this.onScan(e),
       model: this.opts.model,
       // A person is looking (Recall, the console): cover the rest of the vault in the background, in short steps.
-      backgroundFill: { stepMs: BACKGROUND_EMBED_STEP_MS, onCovered: this.opts.onVectorsCovered },
+      backgroundFill: {
+        stepMs: BACKGROUND_EMBED_STEP_MS,
+        onCovered: this.opts.onVectorsCovered,
+        onProgress: (p) => {
+          this.embeddingValue = p;
+          this.embeddingChanged.fire(p);
+        },
+      },
     });
     this.log.info(`opening vault ${paths.notesRoot} (index ${paths.indexPath})`);
     return this.hostValue;
@@ -156,6 +173,7 @@ export class IndexController implements vscode.Disposable {
     if (this.debounce) clearTimeout(this.debounce);
     this.resolveDebounced?.();
     this.changed.dispose();
+    this.embeddingChanged.dispose();
     // The host lets a running scan finish, then stops the embedding worker and closes the index.
     void this.hostValue?.close().catch((err: unknown) => this.log.warn(`closing the index failed: ${(err as Error).message}`));
     this.hostValue = undefined;

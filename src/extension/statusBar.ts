@@ -1,10 +1,30 @@
 import * as vscode from 'vscode';
+import type { EmbeddingProgress } from '../core/embed/vectorSession';
+import { formatInt } from '../shared/format';
 import type { IndexState } from './api';
 
 export const SHOW_LOG_COMMAND = 'k0maru.showLog';
 
-/** Text and tooltip for a state; pure so the tests and the status bar item agree on one rendering. */
-export function renderStatus(state: IndexState): { text: string; tooltip: string } {
+/**
+ * Text and tooltip for a state; pure so the tests and the status bar item agree on one rendering. While the
+ * background fill embeds (and the index is otherwise ready) the item shows its progress, "embedding 3,100 / 12,601",
+ * then returns to the note count; a fill that stopped short is said in the tooltip.
+ */
+export function renderStatus(state: IndexState, embedding?: EmbeddingProgress): { text: string; tooltip: string } {
+  const base = renderIndex(state);
+  if (state.kind !== 'ready' || !embedding || embedding.embedded >= embedding.passages) return base;
+  const figures = `${formatInt(embedding.embedded)} / ${formatInt(embedding.passages)}`;
+  const pct = embedding.passages ? Math.floor((embedding.embedded / embedding.passages) * 100) : 0;
+  if (embedding.filling) {
+    return {
+      text: `$(sync~spin) K0maru: embedding ${figures}`,
+      tooltip: `K0maru: embedding passages for hybrid recall in the background, ${figures} (${pct} %)\n${base.tooltip}`,
+    };
+  }
+  return { text: base.text, tooltip: `${base.tooltip}\nVectors: ${figures} passages (${pct} %); the background fill stopped, hybrid recall is partial until the next one` };
+}
+
+function renderIndex(state: IndexState): { text: string; tooltip: string } {
   switch (state.kind) {
     case 'starting':
       return { text: '$(database) K0maru', tooltip: 'K0maru: starting' };
@@ -32,14 +52,14 @@ export function renderStatus(state: IndexState): { text: string; tooltip: string
   }
 }
 
-export function createStatusBar(): { item: vscode.StatusBarItem; update(state: IndexState): void } {
+export function createStatusBar(): { item: vscode.StatusBarItem; update(state: IndexState, embedding?: EmbeddingProgress): void } {
   const item = vscode.window.createStatusBarItem('k0maru.index', vscode.StatusBarAlignment.Left, 10);
   item.name = 'K0maru Index';
   item.command = SHOW_LOG_COMMAND;
   return {
     item,
-    update(state) {
-      const { text, tooltip } = renderStatus(state);
+    update(state, embedding) {
+      const { text, tooltip } = renderStatus(state, embedding);
       item.text = text;
       item.tooltip = tooltip;
       item.backgroundColor = state.kind === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

@@ -12,6 +12,8 @@ import { registerEditorCommandTests } from './suite/editorCommands';
 import { registerConsoleTests, registerConsoleUiTests } from './suite/console';
 import { registerInferredRuleTests } from './suite/inferredRules';
 import { registerFirstHourTests } from './suite/firstHour';
+import { registerStaleTests } from './suite/stale';
+import { registerEmbeddingProgressTests } from './suite/embeddingProgress';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -36,6 +38,10 @@ export function run(): Promise<void> {
     registerInferredRuleTests();
     registerFirstHourTests();
   } else if (suite === 'console-ui') registerConsoleUiTests();
+  else if (suite === 'stale-progress') {
+    registerStaleTests();
+    registerEmbeddingProgressTests();
+  }
   else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));

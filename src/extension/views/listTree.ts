@@ -8,6 +8,8 @@ export interface ListNode {
   icon?: string;
   command?: vscode.Command;
   contextValue?: string;
+  /** What the row's context-menu and inline commands receive from it (VS Code hands them the node itself). */
+  arg?: unknown;
   /** Present (even empty) on group nodes. */
   children?: ListNode[];
 }

@@ -7,6 +7,7 @@ import { noteFilePath } from '../../core/vault/notePath';
 import { ruleCounts } from '../../core/guard/ruleCounts';
 import { formatReductionPct } from '../../shared/format';
 import type { AdrNoteRow } from '../../core/index/adrNotes';
+import { buildStale } from './staleGroup';
 
 /** Builders for the sidebar's trees: each reads the index (or the ledger) and returns plain nodes. */
 
@@ -29,7 +30,9 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * at all → no nodes, so the view's welcome text shows.
  */
 export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[] {
-  const { isRetiredStatus, listAdrNotes } = loadCore();
+  const { isRetiredStatus, listAdrNotes, listStale } = loadCore();
+  // A decision whose anchored code moved on says so here too (the Memory view's Stale group has the actions).
+  const stale = new Map(listStale(project.index).map((s) => [s.path, s.info]));
   const byPath = new Map(adrs.map((a) => [a.adrPath, a]));
   const notes = listAdrNotes(project.index);
   const listed = new Set(notes.map((n) => n.path));
@@ -47,10 +50,11 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
     const problems = a?.diagnostics.length ?? 0;
     const uri = vscode.Uri.file(noteFilePath(project.paths, d.path));
     const firstRule = a?.rules.reduce((m, r) => Math.min(m, r.line), Number.MAX_SAFE_INTEGER);
+    const staleInfo = stale.get(d.path);
     const node: ListNode = {
       label: d.title,
-      description: plural(rules, 'rule') + (problems ? ` · ${plural(problems, 'malformed rule')}` : ''),
-      tooltip: `${a ? `${a.adrId}\n` : ''}${d.path}${d.status ? `\nstatus: ${d.status}` : ''}`,
+      description: plural(rules, 'rule') + (problems ? ` · ${plural(problems, 'malformed rule')}` : '') + (staleInfo ? ' · ⚠ stale' : ''),
+      tooltip: `${a ? `${a.adrId}\n` : ''}${d.path}${d.status ? `\nstatus: ${d.status}` : ''}${staleInfo ? `\n⚠ ${staleInfo.reason}` : ''}`,
       icon: isActive ? (rules ? 'shield' : 'law') : 'circle-slash',
       command: open(uri, firstRule && firstRule !== Number.MAX_SAFE_INTEGER ? firstRule : 1),
       contextValue: isActive ? 'k0maru.adr.active' : 'k0maru.adr.superseded',
@@ -66,7 +70,7 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
   ];
 }
 
-/** Recent session logs, skills and cards. */
+/** Stale notes (when any), recent session logs, skills and cards. */
 export function buildMemory(project: Project): ListNode[] {
   const q = (where: string, order: string, limit: number) =>
     (project.index.all(`SELECT path, title, category, status, date, tier, superseded FROM documents WHERE ${where} ORDER BY ${order} LIMIT ${limit}`) as unknown as DocRow[]).map(
@@ -81,12 +85,16 @@ export function buildMemory(project: Project): ListNode[] {
   const logs = q("tier = 'L2'", 'date DESC, path DESC', 20);
   const skills = q("category IN ('skill', 'playbook', 'runbook') OR path LIKE '%skills/%' OR path LIKE '%playbooks/%'", 'title', 100);
   const cards = q("category IN ('concept', 'card') OR path LIKE '%cards/%' OR path LIKE '%concepts/%'", 'title', 100);
+  const stale = buildStale(project);
   // Nothing remembered yet → no nodes, so the view's welcome text shows.
-  if (!logs.length && !skills.length && !cards.length) return [];
+  if (!logs.length && !skills.length && !cards.length && !stale.group) return [];
   return [
+    // What needs a person's look first; "off" (staleness not computed) last, as a note on the rest.
+    ...(stale.group ? [stale.group] : []),
     { label: 'Recent logs', description: String(logs.length), icon: 'history', children: logs },
     { label: 'Skills', description: String(skills.length), icon: 'tools', children: skills },
     { label: 'Cards', description: String(cards.length), icon: 'symbol-class', children: cards },
+    ...(stale.off ? [stale.off] : []),
   ];
 }
 

@@ -17,13 +17,15 @@ export interface HostSuiteOptions {
   /** Extension loaded in development mode (the repo itself, or a stub when testing an installed .vsix). */
   extensionPath: string;
   /** Which in-host suite test/integration/index.ts registers (passed through the server's environment). */
-  suite: 'development' | 'packaged' | 'untrusted' | 'no-vault' | 'next-host' | 'console-ui';
+  suite: 'development' | 'packaged' | 'untrusted' | 'no-vault' | 'next-host' | 'console-ui' | 'stale-progress';
   /** Keep Workspace Trust on, so the folder opens in Restricted Mode. */
   workspaceTrust?: boolean;
   /** Run on another code-server install than the default 4.100.3 (see codeServer.ts). */
   host?: { entry: string; node: string };
   /** Runs in the scratch folder before the server starts; may return an extensions folder to serve. */
   prepare?: (scratch: string) => Promise<{ extensionsDir?: string }>;
+  /** How long the in-host suite may run before the session counts as hung (default 180 s). */
+  hostTimeoutMs?: number;
   /** Drives the workbench page while the in-host suite runs (see ExtensionTestRun.drive); gets the workspace copy. */
   drive?: (page: Page, ctx: { workspace: string; hostLog: () => string[] }) => Promise<void>;
 }
@@ -63,7 +65,7 @@ export async function runHostSuite(opts: HostSuiteOptions): Promise<ExtensionTes
         workspace,
         extensionPath: opts.extensionPath,
         testsPath: TESTS_BUNDLE,
-        timeoutMs: 180_000,
+        timeoutMs: opts.hostTimeoutMs ?? 180_000,
         screenshotOnFailure: join(REPO_ROOT, 'test-results', `integration-${opts.suite}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`),
       });
       const logText = result.log.join('\n');

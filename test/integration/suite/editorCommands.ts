@@ -40,10 +40,12 @@ export function registerEditorCommandTests(): void {
       assert.equal(adr1.description, '3 rules');
     });
 
-    it('Memory view lists recent logs', async () => {
+    it('Memory view lists recent logs, and says staleness is off outside a git repository', async () => {
       const k0 = await api();
       const snap = await k0.views.memory();
-      assert.deepEqual(labels(snap), ['Recent logs', 'Skills', 'Cards']);
+      assert.deepEqual(labels(snap), ['Recent logs', 'Skills', 'Cards', 'Stale']);
+      // The fixture is copied to a temp folder that no repository holds: no Stale group, the reason instead.
+      assert.match(snap[3].description ?? '', /^off: .*git/i, JSON.stringify(snap[3]));
       assert.ok(labels(group(snap, 'Recent logs')).includes('Debugging the double charge'), JSON.stringify(snap));
     });
 
