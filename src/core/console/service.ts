@@ -48,7 +48,10 @@ export function createConsoleService(ports: ConsolePorts, checkpoints = new Line
     readLog: async (p) => readLog((await ports.project()).paths, p.nodeId, p.from, p.to, checkpoints),
     scoreboard: async () => readScoreboard(await ports.project()),
     savePrices: async (p) => savePrices((await ports.project()).paths, p.tiers),
-    status: async () => ({ embedding: ports.embedding?.() }),
+    status: async () => {
+      const embedding = ports.embedding?.();
+      return embedding ? { embedding } : {};
+    },
   };
   return {
     handle: (request) => (handlers[request.method] as (p: unknown) => Promise<never>)(request.params),

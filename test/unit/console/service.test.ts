@@ -7,7 +7,7 @@ import { createConsoleService } from '../../../src/core/console/service';
 import { dispatchClientMessage, type DispatchContext } from '../../../src/core/console/dispatch';
 import { offloadLog } from '../../../src/core/offload';
 import { ProjectHost } from '../../../src/core/host';
-import { parseHostMessage, type HostMessage } from '../../../src/shared/protocol';
+import { parseHostMessage, PROTOCOL_VERSION, type HostMessage } from '../../../src/shared/protocol';
 import { ensureBundledModel } from '../embed/helpers';
 import { tempVault } from '../../helpers/tempVault';
 
@@ -45,7 +45,7 @@ async function ask(ctx: DispatchContext, raw: unknown): Promise<HostMessage> {
 
 test('console search: per-channel figures, RRF with the graph boost, superseded mark; answers are valid messages', { timeout: 120_000 }, async () => {
   await withConsole(async (ctx) => {
-    assert.deepEqual(await ask(ctx, { kind: 'ready', protocol: 1 }), { kind: 'hello', protocol: 1, host: 'browser', version: 'test', vaultName: 'v', layout: 'page' });
+    assert.deepEqual(await ask(ctx, { kind: 'ready', protocol: PROTOCOL_VERSION }), { kind: 'hello', protocol: PROTOCOL_VERSION, host: 'browser', version: 'test', vaultName: 'v', layout: 'page' });
     const search = () => ask(ctx, { kind: 'request', id: 7, request: { method: 'search', params: { query: 'payments lock charging', mode: 'hybrid', fusion: 'rrf+boost', limit: 5 } } });
     // Each search waits for the model load and embeds only what its 1.5 s budget allows; on a loaded machine the
     // first may answer with BM25 (model still loading) or leave passages pending. Ask again until the vault is
@@ -58,6 +58,11 @@ test('console search: per-channel figures, RRF with the graph boost, superseded 
     assert.equal(res.id, 7);
     const r = res.result;
     assert.equal(r.effectiveMode, 'hybrid', r.warnings.join('; '));
+    // Covered: the label says plain hybrid and the coverage is whole; the host's answer includes the core's recall.
+    assert.equal(r.effectiveModeLabel, 'hybrid');
+    assert.ok(r.coverage && r.coverage.passages > 0 && r.coverage.embedded === r.coverage.passages, JSON.stringify(r.coverage));
+    assert.ok(r.hostMs !== undefined && r.hostMs >= r.tookMs, `hostMs ${r.hostMs} < tookMs ${r.tookMs}`);
+    assert.ok(r.hits.every((h) => h.stale === undefined), 'no note of a vault outside git is stale');
     assert.equal(r.fusion, 'RRF k=60, BM25 0.5 / vector 0.5, graph boost +0.05');
     const both = r.hits.filter((h) => h.bm25 && h.vector);
     assert.ok(both.length >= 2, 'hits found by both channels carry both ranks');
@@ -74,6 +79,11 @@ test('console search: per-channel figures, RRF with the graph boost, superseded 
     const plain = await ask(ctx, { kind: 'request', id: 8, request: { method: 'search', params: { query: 'payments lock charging', mode: 'bm25', fusion: 'rrf+boost', limit: 5 } } });
     assert.ok(plain.kind === 'response' && plain.ok && plain.method === 'search');
     assert.equal(plain.result.fusion, 'BM25 only');
+    assert.equal(plain.result.effectiveModeLabel, 'bm25');
+    assert.equal(plain.result.coverage, undefined);
+    // A host without an embedding port has no progress to report: status answers with nothing to show.
+    const status = await ask(ctx, { kind: 'request', id: 11, request: { method: 'status', params: {} } });
+    assert.deepEqual(status, { kind: 'response', id: 11, ok: true, method: 'status', result: {} });
     assert.ok(plain.result.hits.every((h) => h.bm25 && !h.vector && !h.boost));
   });
 });
