@@ -43,6 +43,8 @@ export class ConsoleHost implements vscode.Disposable {
   private lastHello = new Map<ConsoleLayout, ConsoleInfo>();
   /** Kept across messages (a service is built per message): where big raw logs' lines start. */
   private checkpoints: InstanceType<ConsoleCore['LineCheckpoints']> | undefined;
+  /** The pages hear of the background fill of this session's host (another vault: another subscription). */
+  private embedding: { session: VaultSession; sub: vscode.Disposable } | undefined;
 
   constructor(private readonly deps: ConsoleHostDeps) {}
 
@@ -153,11 +155,7 @@ export class ConsoleHost implements vscode.Disposable {
     const session = this.deps.session();
     const ports: ConsolePorts = why || !session
       ? { project: () => Promise.reject(new core.K0Error('VAULT_NOT_FOUND', why ?? 'no vault')), vectors: () => Promise.reject(new core.K0Error('VAULT_NOT_FOUND', why ?? 'no vault')) }
-      : {
-          // Like the Memory view: the index as of the last scan that was running or queued when asked.
-          project: () => session.controller.project(),
-          vectors: (budgetMs) => session.vectors(budgetMs),
-        };
+      : this.sessionPorts(session);
     this.checkpoints ??= new core.LineCheckpoints();
     const service = core.createConsoleService(ports, this.checkpoints);
     return {
@@ -168,7 +166,23 @@ export class ConsoleHost implements vscode.Disposable {
     };
   }
 
+  private sessionPorts(session: VaultSession): ConsolePorts {
+    if (this.embedding?.session !== session) {
+      this.embedding?.sub.dispose();
+      // The header's "embedding N / M" follows the same fill reports as the status bar item.
+      this.embedding = { session, sub: session.controller.onDidChangeEmbedding(() => this.notify('embeddingChanged')) };
+    }
+    return {
+      // Like the Memory view: the index as of the last scan that was running or queued when asked.
+      project: () => session.controller.project(),
+      vectors: (budgetMs) => session.vectors(budgetMs),
+      embedding: () => session.controller.embedding,
+    };
+  }
+
   dispose(): void {
+    this.embedding?.sub.dispose();
+    this.embedding = undefined;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.pages.clear();
