@@ -44,10 +44,12 @@ export const recallCommand: Command = {
       }
       if (values.explain && !json) {
         writeLine(io.stdout, renderExplainTable({ query, mode, effectiveMode: result.effectiveModeLabel, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, hits: result.hits }));
+        // Why a candidate ranks lower than its figures say: its score was multiplied by the stale factor.
+        for (const h of result.hits) if (h.stale) writeLine(io.stdout, `stale: ${h.path} (score ×${h.explain.staleFactor}) since ${h.stale.since}: ${h.stale.reason}`);
         return EXIT.OK;
       }
       if (values.explain) {
-        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...h.explain })) });
+        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...(h.stale ? { stale: h.stale } : {}), ...h.explain })) });
         return EXIT.OK;
       }
       if (json) {

@@ -5,6 +5,11 @@ export interface LoadoutLine {
   text: string;
   /** Higher survives longer when the budget is tight. */
   priority: number;
+  /**
+   * A shorter form that says the essentials (a stale decision without its reason): used, lowest priority first,
+   * before any line is dropped, so detail goes before whole facts do.
+   */
+  short?: string;
 }
 
 export interface LoadoutSection {
@@ -13,19 +18,32 @@ export interface LoadoutSection {
 }
 
 /**
- * Renders sections within `budget` tokens (real BPE count of the whole text): drops the lowest-priority line
- * until it fits, never cuts a line in half, and drops a heading whose lines are all gone.
+ * Renders sections within `budget` tokens (real BPE count of the whole text): first shortens the lines that have
+ * a short form, then drops the lowest-priority line until it fits; never cuts a line in half, and drops a
+ * heading whose lines are all gone.
  */
-export function fitToBudget(sections: LoadoutSection[], budget: number): { text: string; tokens: number; dropped: number } {
-  const live = sections.map((s) => ({ heading: s.heading, lines: [...s.lines] }));
+export function fitToBudget(sections: LoadoutSection[], budget: number): { text: string; tokens: number; dropped: number; shortened: number } {
+  const live = sections.map((s) => ({ heading: s.heading, lines: s.lines.map((l) => ({ ...l })) }));
   const render = () =>
     live
       .filter((s) => s.lines.length)
       .map((s) => [s.heading !== undefined ? s.heading : null, ...s.lines.map((l) => l.text)].filter((x): x is string => x !== null).join('\n'))
       .join('\n\n');
   let dropped = 0;
+  let shortened = 0;
   let text = render();
   let tokens = countTokens(text);
+  const longOnes = live
+    .flatMap((s) => s.lines)
+    .filter((l) => l.short !== undefined && l.short !== l.text)
+    .sort((a, b) => a.priority - b.priority);
+  for (const l of longOnes) {
+    if (tokens <= budget) break;
+    l.text = l.short!;
+    shortened++;
+    text = render();
+    tokens = countTokens(text);
+  }
   while (tokens > budget) {
     let worst: { s: number; i: number; p: number } | undefined;
     live.forEach((s, si) =>
@@ -40,5 +58,5 @@ export function fitToBudget(sections: LoadoutSection[], budget: number): { text:
     text = render();
     tokens = countTokens(text);
   }
-  return { text, tokens, dropped };
+  return { text, tokens, dropped, shortened };
 }

@@ -10,6 +10,7 @@ import { detectStack } from './stack';
 import { findVision } from './vision';
 import { listAdrNotes } from '../index/adrNotes';
 import { fitToBudget, type LoadoutSection } from './budget';
+import { staleDecisions, staleLine, STALE_DEMOTION, type StaleDecision } from './staleMarks';
 
 export interface LoadoutOptions {
   projectName?: string;
@@ -27,6 +28,11 @@ export interface Loadout {
   dropped: number;
   activatedAdrs: string[];
   changedFiles: string[];
+  /**
+   * The decisions whose anchored code changed since they were last true (issue #18), shown or not: each is
+   * marked ⚠ in the markdown and ranks below the fresh ones for the budget.
+   */
+  staleDecisions: StaleDecision[];
 }
 
 export const DEFAULT_LOADOUT_BUDGET = 300;
@@ -49,24 +55,34 @@ export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index'
   const tagsByPath = new Map(index.all('SELECT path, tags FROM documents').map((r) => [String(r.path), JSON.parse(String(r.tags)) as string[]]));
   const activated = new Set(adrs.filter((a) => changed.length && isRelevant(a, changed, tagsByPath.get(a.adrPath) ?? [])).map((a) => a.adrPath));
 
+  // Which notes are decisions: the core's one answer (category before folder), as the editor's Architecture view.
+  const decisions = listAdrNotes(index).filter((d) => !d.superseded).slice(0, 20);
+  const stale = staleDecisions(index, [...adrs.filter((a) => a.rules.length).map((a) => a.adrPath), ...decisions.map((d) => String(d.path))]);
+
   const header: LoadoutSection = { heading: `# Context Loadout: ${name}`, lines: [] };
   if (vision) header.lines.push({ text: `- Root: \`${vision.rel}\``, priority: 950 });
   if (stack.length) header.lines.push({ text: `- Core Stack: ${stack.join(', ')}`, priority: 900 });
   if (changed.length) header.lines.push({ text: `- Changed: ${changed.length} file(s)${activated.size ? `, ${activated.size} ADR(s) activated` : ''}`, priority: 880 });
   if (vision?.sentence) header.lines.push({ text: `- Vision: ${vision.sentence}`, priority: 870 });
+  if (stale.size) header.lines.push({ text: `- ⚠ Stale: ${stale.size} decision(s) name code that changed since (\`k0maru stale\`)`, priority: 860 });
 
   const l3: LoadoutSection = { heading: '## L3 Invariants & Decisions:', lines: [] };
   const withRules = adrs.filter((a) => a.rules.length).sort((a, b) => Number(activated.has(b.adrPath)) - Number(activated.has(a.adrPath)));
   withRules.forEach((a, i) => {
     const rules = a.rules.slice(0, 3).map((r) => r.text).join(' · ');
-    l3.lines.push({ text: `- [[${noteName(a.adrPath)}]]${activated.has(a.adrPath) ? ' ⚡' : ''}: ${rules}`, priority: (activated.has(a.adrPath) ? 800 : 600) - i });
+    const name = `[[${noteName(a.adrPath)}]]${activated.has(a.adrPath) ? ' ⚡' : ''}`;
+    const priority = (activated.has(a.adrPath) ? 800 : 600) - Math.min(i, 99);
+    const s = stale.get(a.adrPath);
+    l3.lines.push(s ? staleLine(name, rules, s, priority - STALE_DEMOTION) : { text: `- ${name}: ${rules}`, priority });
   });
   const ruled = new Set(adrs.map((a) => a.adrPath));
-  // Which notes are decisions: the core's one answer (category before folder), as the editor's Architecture view.
-  const decisions = listAdrNotes(index).filter((d) => !d.superseded).slice(0, 20);
   decisions
     .filter((d) => !ruled.has(String(d.path)))
-    .forEach((d, i) => l3.lines.push({ text: `- [[${noteName(String(d.path))}]]: ${summaryOf(d)}`, priority: 400 - i }));
+    .forEach((d, i) => {
+      const s = stale.get(String(d.path));
+      const name = `[[${noteName(String(d.path))}]]`;
+      l3.lines.push(s ? staleLine(name, summaryOf(d), s, 400 - Math.min(i, 99) - STALE_DEMOTION) : { text: `- ${name}: ${summaryOf(d)}`, priority: 400 - i });
+    });
 
   const l2: LoadoutSection = { heading: '## Recent L2 Logs:', lines: [] };
   index
@@ -74,7 +90,7 @@ export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index'
     .forEach((d, i) => l2.lines.push({ text: `- ${d.date ? String(d.date) + ': ' : ''}${summaryOf(d)}`, priority: 500 - i * 40 }));
 
   const fitted = fitToBudget([header, l3, l2], budget);
-  return { markdown: fitted.text, tokens: fitted.tokens, budget, dropped: fitted.dropped, activatedAdrs: [...activated], changedFiles: changed };
+  return { markdown: fitted.text, tokens: fitted.tokens, budget, dropped: fitted.dropped, activatedAdrs: [...activated], changedFiles: changed, staleDecisions: [...stale.values()] };
 }
 
 function noteName(rel: string): string {

@@ -2,6 +2,8 @@ import { isK0Error, K0Error } from '../errors';
 import type { IndexDb } from '../index/db';
 import type { Tier } from '../index/tiers';
 import type { Project } from '../project';
+import { readStale } from '../stale';
+import type { StaleInfo } from '../stale/types';
 import { readNoteText } from '../vault/noteSources';
 import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
@@ -14,10 +16,33 @@ export interface RecallOptions {
   mode?: RecallMode;
   full?: boolean;
   vectors?: VectorChannel;
+  /**
+   * Which candidates are stale. Default: what the last scan recorded in the index (readStale, no git call).
+   * bench/staleFactor.ts marks notes stale synthetically through it.
+   */
+  staleness?: (idx: IndexDb, docIds: number[]) => Map<number, StaleInfo>;
+  /** The demotion of a stale note (default STALE_FACTOR); only bench/staleFactor.ts sets it, to measure candidates. */
+  staleFactor?: number;
 }
 
 /** Superseded notes stay findable (someone may look for the old decision) but rank below what replaced them. */
 const SUPERSEDED_FACTOR = 0.5;
+/**
+ * A stale note (code it names changed since it was last true) may still be right, so it is demoted far less than a
+ * superseded one, and it must never hide the only answer. Measured by bench/staleFactor.ts on the 56 graded
+ * queries of bench/quality/queries.json over the real ADR corpus (380 notes), BM25 channel, notes marked stale
+ * in-process: (a) of 10 ordered pairs of equal-grade relevant notes both in the top 20, how often the fresh one
+ * ranks above the stale one; (b) of the 27 single-answer queries answered in the top 5, how many still are when
+ * their one answer is stale.
+ *
+ *   factor   1.0   0.95  0.9   0.85  0.8   0.7   0.6   0.5   0.4   0.3
+ *   (a)      5/10  9/10  9/10  9/10  9/10  10/10 10/10 10/10 10/10 10/10
+ *   (b)     27/27 27/27 27/27 25/27 25/27 25/27 24/27 23/27 20/27 15/27
+ *
+ * 0.9 is the strongest demotion that hides no only answer: 0.85 already pushes 2 of 27 out of the top 5, and 0.7
+ * wins the last pair only at the same cost. (10 pairs is all the graded set offers: the figure is coarse.)
+ */
+export const STALE_FACTOR = 0.9;
 export const MAX_LIMIT = 100;
 
 export async function recall(project: Pick<Project, 'index' | 'paths'>, query: string, opts: RecallOptions = {}): Promise<RecallResult> {
@@ -61,7 +86,9 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
     else ranked = applyFloor(vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool }), vectors!.floor);
   }
 
-  const hits = dress(idx, project.paths, ranked, query, !!opts.full).slice(0, limit);
+  const demote = { lookup: opts.staleness ?? readStale, factor: opts.staleFactor ?? STALE_FACTOR };
+  if (!(demote.factor > 0 && demote.factor <= 1)) throw new K0Error('INVALID_ARGUMENT', 'staleFactor must be in (0, 1]');
+  const hits = dress(idx, project.paths, ranked, query, !!opts.full, demote, warnings).slice(0, limit);
   return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, coverage, effectiveModeLabel: modeLabel(effectiveMode, coverage), tookMs: performance.now() - t0 };
 }
 
@@ -82,8 +109,23 @@ function fromChannel(hits: ChannelHit[], channel: 'bm25' | 'vector'): RankedDoc[
   }));
 }
 
-/** Loads what the caller sees for each candidate and applies the superseded demotion. */
-function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: string, full: boolean): RecallHit[] {
+interface Demotion {
+  lookup: (idx: IndexDb, docIds: number[]) => Map<number, StaleInfo>;
+  factor: number;
+}
+
+/** The stale candidates; a broken staleness table must not fail recall: the answer says it could not tell. */
+function staleOf(idx: IndexDb, ids: number[], demote: Demotion, warnings: string[]): Map<number, StaleInfo> {
+  try {
+    return demote.lookup(idx, ids);
+  } catch (err) {
+    warnings.push(`staleness unknown for this answer (${(err as Error).message})`);
+    return new Map();
+  }
+}
+
+/** Loads what the caller sees for each candidate and applies the superseded and stale demotions. */
+function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: string, full: boolean, demote: Demotion, warnings: string[]): RecallHit[] {
   if (!ranked.length) return [];
   const ids = ranked.map((r) => r.docId);
   const marks = ids.map(() => '?').join(',');
@@ -100,6 +142,7 @@ function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: stri
   );
   const chunkIds = ranked.map((r) => r.chunkId);
   const chunks = new Map(idx.all(`SELECT id, heading, text, line FROM chunks WHERE id IN (${chunkIds.map(() => '?').join(',')})`, chunkIds).map((r) => [Number(r.id), r]));
+  const stale = staleOf(idx, [...new Set(ids)], demote, warnings);
   const hits: RecallHit[] = [];
   for (const r of ranked) {
     const d = docs.get(r.docId);
@@ -107,18 +150,22 @@ function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: stri
     const c = chunks.get(r.chunkId);
     const superseded = Number(d.superseded) === 1;
     const path = String(d.path);
+    const staleInfo = stale.get(r.docId);
+    // Both demotions multiply: a superseded note whose code also moved on is the least likely answer.
+    const score = r.score * (superseded ? SUPERSEDED_FACTOR : 1) * (staleInfo ? demote.factor : 1);
     hits.push({
       path,
       title: String(d.title),
       tier: String(d.tier) as Tier,
-      score: superseded ? r.score * SUPERSEDED_FACTOR : r.score,
+      score,
       snippet: makeSnippet(c ? String(c.text) : '', query),
       heading: c ? String(c.heading) : '',
       line: c ? Number(c.line) : 1,
       linksIn: Number(d.links_in),
       linksOut: Number(d.links_out),
       superseded,
-      explain: r.explain,
+      ...(staleInfo ? { stale: staleInfo } : {}),
+      explain: staleInfo ? { ...r.explain, staleFactor: demote.factor } : r.explain,
       markdown: full ? readNote(paths, path) : undefined,
     });
   }

@@ -1,4 +1,5 @@
 import type { Tier } from '../index/tiers';
+import type { StaleInfo } from '../stale/types';
 import type { ChannelHit } from './bm25';
 
 export type RecallMode = 'hybrid' | 'bm25' | 'vector';
@@ -9,6 +10,8 @@ export interface HitExplain {
   vector?: { rank: number; cosine: number };
   fused?: number;
   boost?: number;
+  /** The factor a stale note's score was multiplied by (STALE_FACTOR), when it was demoted. */
+  staleFactor?: number;
 }
 
 export interface RecallHit {
@@ -22,6 +25,11 @@ export interface RecallHit {
   linksIn: number;
   linksOut: number;
   superseded: boolean;
+  /**
+   * Set when code the note is anchored to changed or vanished since the note was last true (issue #18): the
+   * reason, the base it was true at, and each stale anchor. Absent for fresh notes and where staleness is off.
+   */
+  stale?: StaleInfo;
   explain: HitExplain;
   /** Full Markdown, when asked for. */
   markdown?: string;

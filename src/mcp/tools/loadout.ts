@@ -17,6 +17,8 @@ export const getProjectLoadoutTool: ToolDefinition = {
     budget: z.number(),
     activated_adrs: z.array(z.string()),
     changed_files: z.array(z.string()),
+    /** Decisions whose anchored code changed since they were last true; marked ⚠ in the markdown (issue #18). */
+    stale: z.array(z.object({ path: z.string(), reason: z.string(), since: z.string() })),
   },
   annotations: { title: 'Project loadout', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   sidecar: true,
@@ -25,6 +27,6 @@ export const getProjectLoadoutTool: ToolDefinition = {
       const project = await ctx.host.fresh({ reason: 'get_project_loadout', signal: ctx.signal });
       const { getProjectLoadout } = await import('../../core/loadout/loadout');
       const l = await getProjectLoadout(project, { projectName: args.project_name as string | undefined, diff: args.diff as boolean | undefined, branch: args.branch as string | undefined });
-      return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50) });
+      return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50), stale: l.staleDecisions.slice(0, 50) });
     }),
 };

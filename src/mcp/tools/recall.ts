@@ -36,6 +36,8 @@ export const recallMemoryTool: ToolDefinition = {
         links_in: z.number(),
         links_out: z.number(),
         superseded: z.boolean(),
+        /** Code the note names changed or vanished since it was last true (the wire line says `[stale] `). */
+        stale: z.object({ reason: z.string(), since: z.string() }).optional(),
         markdown: z.string().optional(),
       }),
     ),
@@ -50,14 +52,16 @@ export const recallMemoryTool: ToolDefinition = {
       const r = await ctx.host.recall(String(args.query ?? ''), { limit: (args.limit as number | undefined) ?? 5, mode: args.mode as RecallMode | undefined, full, budgetMs: VECTOR_BUDGET_MS, signal: ctx.signal });
       const body = r.hits.length ? (full ? renderFull(r.hits) : renderWire(r.hits)) : 'No matching notes.';
       // A partial vector index is said in the text too: the agent reads the text, not always the structure.
-      const notes = [...(r.effectiveModeLabel !== r.effectiveMode ? [`answered as ${r.effectiveModeLabel}`] : []), ...r.warnings];
+      // Why a `[stale] ` line is stale, for an agent that reads only the text (the wire lines stay as they are).
+      const stale = r.hits.filter((h) => h.stale).map((h) => `stale: ${h.path} — ${h.stale!.reason}`);
+      const notes = [...(r.effectiveModeLabel !== r.effectiveMode ? [`answered as ${r.effectiveModeLabel}`] : []), ...stale, ...r.warnings];
       const text = notes.length ? `${body}\n\n(${notes.join('; ')})` : body;
       return textResult(text, {
         mode: r.mode,
         effective_mode: r.effectiveModeLabel,
         ...(r.coverage ? { coverage: r.coverage } : {}),
         warnings: r.warnings,
-        hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(full ? { markdown: h.markdown ?? '' } : {}) })),
+        hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(h.stale ? { stale: { reason: h.stale.reason, since: h.stale.since } } : {}), ...(full ? { markdown: h.markdown ?? '' } : {}) })),
       });
     }),
 };
