@@ -5,6 +5,7 @@ import { IncrementalScanner, type ScanOptions, type ScanReport } from './scan/sc
 import { locateVault, readConfig, type K0Config, type LocateOptions, type VaultPaths } from './vault/paths';
 import { recoverIfPending } from './flush/pending';
 import { noteSources } from './vault/noteSources';
+import { updateStaleness } from './stale/update';
 
 /**
  * One opened project: its paths, its index and its scanner. Every adapter (CLI, MCP server, extension) opens one
@@ -38,15 +39,28 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
   // The vault and the repository's ADR folders: the same sources the guard reads rules from.
   const scanner = new IncrementalScanner(index, () => noteSources(paths, config));
   let closed = false;
-  return {
+  let staleWarned = false;
+  // Staleness (src/core/stale) follows every scan so each host sees current verdicts; it never fails the scan.
+  // A withdrawn scan skips it silently; a replaced (corrupt) index rescans like the scan itself does.
+  const withStaleness = async (report: ScanReport, signal: AbortSignal | undefined): Promise<ScanReport> => {
+    try {
+      report.staleness = await updateStaleness(self, { signal });
+    } catch (err) {
+      if (isRebuiltIndex(err)) throw err;
+      if (!signal?.aborted && !staleWarned) log('warn', `staleness not updated: ${(err as Error).message}`);
+      staleWarned = true;
+    }
+    return report;
+  };
+  const self: Project = {
     paths,
     config,
     index,
     log,
     // A flush killed midway is finished (or undone) before the scan reads its notes: src/core/flush/recover.ts.
-    scan: async (scanOpts: ScanOptions = {}) => {
+    scan: async (scanOptions: ScanOptions = {}) => {
       await recoverIfPending(paths, log);
-      const run = () => scanner.scan(scanOpts);
+      const run = async () => withStaleness(await scanner.scan(scanOptions), scanOptions.signal);
       try {
         return await run();
       } catch (err) {
@@ -60,6 +74,7 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
       closed = true;
     },
   };
+  return self;
 }
 
 /**

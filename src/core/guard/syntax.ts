@@ -52,8 +52,8 @@ async function grammar(name: string): Promise<{ ts: Ts; lang: TreeSitter.Languag
 
 const parsers = new Map<string, TreeSitter.Parser>();
 
-/** One parser per grammar for the life of the process: creating one costs more than a small parse. */
-async function parserFor(name: string): Promise<TreeSitter.Parser> {
+/** One parser per grammar for the life of the process: creating one costs more than a small parse (also used by src/core/stale/definitions.ts). */
+export async function parserFor(name: string): Promise<TreeSitter.Parser> {
   let p = parsers.get(name);
   if (!p) {
     const { ts, lang } = await grammar(name);

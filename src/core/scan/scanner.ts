@@ -26,6 +26,8 @@ export interface ScanReport {
   /** Paths whose indexed content changed (added or modified), for re-embedding and rule hot-swap. */
   changedPaths: string[];
   deletedPaths: string[];
+  /** The staleness update Project.scan() ran after this scan (absent when it failed or was not run). */
+  staleness?: { checked: number; stale: number; ms: number; status: import('../stale/types').StalenessStatus; warnings: string[] };
 }
 
 export interface ScanProgress {
@@ -42,6 +44,8 @@ export interface ScanOptions {
    * event loop whenever it has worked that long, and commits in smaller batches so no single step runs long.
    */
   yieldEveryMs?: number;
+  /** Withdraws the staleness update that follows the scan (its git processes are killed). */
+  signal?: AbortSignal;
 }
 
 interface Known {

@@ -23,6 +23,11 @@ export interface Anchor {
   source: 'text' | 'frontmatter';
   /** The note line that names it (1-based), for diagnostics. */
   noteLine: number;
+  /**
+   * The path was not in the working tree when the note was read: it counts only when the note's base had it
+   * (it was deleted or renamed since); otherwise it names a file that never existed and is ignored.
+   */
+  absent?: boolean;
 }
 
 export interface StaleAnchor {

@@ -1,0 +1,147 @@
+import type { Anchor, StaleAnchor, StaleInfo } from './types';
+import { changedLines, changesSince, fileAt, historySince, type FileChange, type PathHistory } from './gitQueries';
+import { readWorkingText, type DefinitionCache } from './symbolIndex';
+import type { Definition } from './definitions';
+
+/**
+ * The verdict for every note sharing one base, from one whole-tree `git diff -M --name-status <base>` (working
+ * tree included, so uncommitted edits count), one `-U0` diff of the anchored files that need line ranges, and one
+ * `git log <base>..HEAD` over the stale anchors' paths for the reasons. A base missing from the local history makes
+ * the notes `unknown`, never stale.
+ */
+
+export interface NoteAnchors {
+  docId: number;
+  anchors: Anchor[];
+  texts: string[];
+}
+
+export interface Verdict {
+  state: 'fresh' | 'stale' | 'unknown';
+  info?: StaleInfo;
+  /** The anchors with renames followed (and absent paths that turned out never to exist dropped). */
+  anchors: Anchor[];
+  texts: string[];
+}
+
+export interface ComputeContext {
+  top: string;
+  cache: DefinitionCache;
+  signal?: AbortSignal;
+}
+
+type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[] };
+
+const overlaps = (ranges: [number, number][] | undefined, start: number, end: number) =>
+  !!ranges?.some(([a, b]) => b >= start && a <= end);
+
+export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[]): Promise<Map<number, Verdict>> {
+  const out = new Map<number, Verdict>();
+  const changes = await changesSince(ctx.top, base, ctx.signal);
+  if (!changes) {
+    for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
+    return out;
+  }
+  // Pass 1: follow renames, drop absent paths the base never had, find what needs line-level evidence.
+  const work = notes.map((n) => {
+    const anchors: Anchor[] = [];
+    const texts: string[] = [];
+    const olds: string[] = [];
+    const found: Finding[] = [];
+    const needLines: number[] = [];
+    n.anchors.forEach((a, k) => {
+      const ch: FileChange | undefined = changes.get(a.path);
+      if (a.absent && !ch) return; // never existed at the base either: not an anchor
+      const i = anchors.length;
+      const moved = ch?.kind === 'R' ? { ...a, path: ch.to!, absent: undefined } : { ...a, absent: a.absent && ch?.kind !== 'D' ? undefined : a.absent };
+      anchors.push(moved);
+      texts.push(n.texts[k]);
+      olds.push(a.path);
+      if (!ch || (ch.kind === 'R' && !ch.edited)) return;
+      if (ch.kind === 'D') found.push({ i, kind: a.kind === 'symbol' ? 'removed' : 'deleted', paths: [a.path] });
+      else if (a.kind === 'path') found.push({ i, kind: 'changed', paths: ch.kind === 'R' ? [a.path, ch.to!] : [a.path] });
+      else needLines.push(i);
+    });
+    return { n, anchors, texts, olds, found, needLines };
+  });
+
+  const linePaths = new Set<string>();
+  for (const w of work) for (const i of w.needLines) linePaths.add(w.olds[i]).add(w.anchors[i].path);
+  const hunks = await changedLines(ctx.top, base, [...linePaths], ctx.signal);
+  const baseDefs = new Map<string, Definition[]>();
+  const nowDefs = new Map<string, Definition[] | undefined>();
+  for (const w of work) {
+    for (const i of w.needLines) {
+      const a = w.anchors[i];
+      const old = w.olds[i];
+      const paths = old === a.path ? [old] : [old, a.path];
+      const ranges = hunks.get(old);
+      if (a.kind === 'lines') {
+        if (overlaps(ranges, a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)) w.found.push({ i, kind: 'changed', paths });
+        continue;
+      }
+      const name = a.symbol!;
+      if (!baseDefs.has(old)) {
+        const text = await fileAt(ctx.top, base, old, ctx.signal);
+        baseDefs.set(old, text === undefined ? [] : await ctx.cache.of(old, text));
+      }
+      const atBase = nearest(baseDefs.get(old)!.filter((d) => d.name === name), a.startLine ?? 1);
+      if (!atBase) continue; // not defined at the base: nothing the note could have described there
+      if (!nowDefs.has(a.path)) {
+        const text = readWorkingText(ctx.top, a.path);
+        nowDefs.set(a.path, text === undefined ? undefined : await ctx.cache.of(a.path, text));
+      }
+      const now = nowDefs.get(a.path);
+      if (!now || !now.some((d) => d.name === name)) w.found.push({ i, kind: 'removed', paths });
+      else if (overlaps(ranges, atBase.startLine, atBase.endLine)) w.found.push({ i, kind: 'changed', paths });
+    }
+  }
+
+  const historyPaths = new Set<string>();
+  for (const w of work) for (const f of w.found) for (const p of f.paths) historyPaths.add(p);
+  const history = await historySince(ctx.top, base, [...historyPaths], ctx.signal);
+  for (const w of work) {
+    if (!w.found.length) {
+      out.set(w.n.docId, { state: 'fresh', anchors: w.anchors, texts: w.texts });
+      continue;
+    }
+    w.found.sort((x, y) => x.i - y.i);
+    const stale: StaleAnchor[] = w.found.map((f) => ({ anchor: w.texts[f.i], path: w.anchors[f.i].path, reason: reasonFor(w.texts[f.i], w.anchors[f.i], f, history) }));
+    const more = stale.length > 1 ? ` (+${stale.length - 1} more)` : '';
+    out.set(w.n.docId, { state: 'stale', anchors: w.anchors, texts: w.texts, info: { reason: stale[0].reason + more, since: base.slice(0, 7), base, anchors: stale } });
+  }
+  return out;
+}
+
+function nearest(defs: Definition[], line: number): Definition | undefined {
+  let best: Definition | undefined;
+  for (const d of defs) if (!best || Math.abs(d.startLine - line) < Math.abs(best.startLine - line)) best = d;
+  return best;
+}
+
+function merged(paths: string[], history: Map<string, PathHistory>): PathHistory {
+  const h: PathHistory = { commits: 0 };
+  for (const p of paths) {
+    const x = history.get(p);
+    if (!x) continue;
+    h.commits += x.commits;
+    if (x.last && (!h.last || x.last.date > h.last.date)) h.last = x.last;
+    h.deletedIn ??= x.deletedIn;
+  }
+  return h;
+}
+
+function reasonFor(text: string, a: Anchor, f: Finding, history: Map<string, PathHistory>): string {
+  const h = merged(f.paths, history);
+  const shown = `\`${text}\``;
+  if (f.kind === 'deleted') return h.deletedIn ? `${shown} was deleted in ${h.deletedIn}` : `${shown} was deleted (uncommitted, in the working tree)`;
+  if (f.kind === 'removed') {
+    const name = `\`${a.symbol ?? text}\``;
+    const where = h.deletedIn ?? h.last?.sha;
+    return where ? `${name} no longer exists (removed in ${where})` : `${name} no longer exists (removed in the working tree, uncommitted)`;
+  }
+  const what = a.kind === 'lines' ? `${shown} (those lines)` : shown;
+  if (!h.commits || !h.last) return `${what} has uncommitted changes since this note`;
+  const plural = h.commits === 1 ? 'commit' : 'commits';
+  return `${what} changed in ${h.commits} ${plural} since this note (last ${h.last.sha} ${h.last.date} '${h.last.subject}')`;
+}

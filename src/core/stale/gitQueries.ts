@@ -1,0 +1,189 @@
+import { runGit, GIT_DIFF_SAFE } from '../git/run';
+
+/**
+ * The git plumbing staleness runs, each one call over many paths (never one call per note), all through runGit
+ * (hardened against a repository's own config). Paths are relative to the repository top; calls run there.
+ */
+
+const LITERAL = ['-c', 'core.quotePath=false'];
+
+export interface TrackedFile {
+  mode: string;
+  blob: string;
+}
+
+/** Tracked files with their mode and blob id (`git ls-files -s`). */
+export async function trackedFiles(top: string, signal?: AbortSignal): Promise<Map<string, TrackedFile>> {
+  const out = new Map<string, TrackedFile>();
+  const text = await runGit(top, [...LITERAL, 'ls-files', '-s', '-z'], { signal });
+  for (const entry of text.split('\0')) {
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode, blob, stage] = entry.slice(0, tab).split(' ');
+    if (stage !== '0' && out.has(entry.slice(tab + 1))) continue; // a conflicted file: keep its first stage
+    out.set(entry.slice(tab + 1), { mode, blob });
+  }
+  return out;
+}
+
+/** Tracked files (among `pathspecs`) whose text holds any of `words` as a whole word (`git grep -l -w -F`). */
+export async function filesWithWords(top: string, words: string[], pathspecs: string[], signal?: AbortSignal): Promise<string[]> {
+  if (!words.length) return [];
+  const args = [...LITERAL, 'grep', '-l', '-z', '-I', '-w', '-F', '--no-textconv', '--no-color'];
+  for (const w of words) args.push('-e', w);
+  const text = await runGit(top, [...args, '--', ...pathspecs], { okCodes: [0, 1], signal, worktree: true });
+  return text.split('\0').filter(Boolean);
+}
+
+export interface CommitRef {
+  sha: string;
+  date: string;
+}
+
+/**
+ * The last commit that changed each file under `folders`, from one walk of `git log --name-only` (newest first,
+ * so the first sighting of a path is its last change). `range` limits the walk (`old..new` after a fast-forward).
+ */
+export async function lastChanges(top: string, folders: string[], range: string | undefined, signal?: AbortSignal): Promise<Map<string, CommitRef>> {
+  const out = new Map<string, CommitRef>();
+  const args = [...LITERAL, 'log', '-z', '--no-renames', '--format=%x01%H %cs', '--name-only', ...(range ? [range] : ['HEAD']), '--', ...folders];
+  const text = await runGit(top, args, { signal });
+  for (const chunk of text.split('\x01')) {
+    const nul = chunk.indexOf('\0');
+    if (nul < 0) continue;
+    const [sha, date] = chunk.slice(0, nul).split(' ');
+    for (const name of chunk.slice(nul + 1).split('\0')) {
+      const p = name.replace(/^\n/, '');
+      if (p && !out.has(p)) out.set(p, { sha, date });
+    }
+  }
+  return out;
+}
+
+/** Files under `folders` that differ from HEAD or are untracked (`git status --porcelain -z`). */
+export async function uncommittedFiles(top: string, folders: string[], signal?: AbortSignal): Promise<Set<string>> {
+  const out = new Set<string>();
+  const text = await runGit(top, [...LITERAL, 'status', '--porcelain', '-z', '--untracked-files=all', '--ignore-submodules=all', '--', ...folders], { signal, worktree: true });
+  const parts = text.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const e = parts[i];
+    if (e.length < 4) continue;
+    out.add(e.slice(3));
+    if (e[0] === 'R' || e[0] === 'C') i++; // the rename's source follows
+  }
+  return out;
+}
+
+export async function isAncestor(top: string, older: string, newer: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await runGit(top, ['merge-base', '--is-ancestor', older, newer], { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ChangeKind = 'M' | 'D' | 'R';
+export interface FileChange {
+  kind: ChangeKind;
+  /** For a rename: the new path. */
+  to?: string;
+  /** A rename with edits (similarity under 100 %). */
+  edited?: boolean;
+}
+
+/**
+ * What changed between `base` and the working tree, by old path (`git diff -M --name-status`; the whole tree so a
+ * rename's new name is seen even though only old names are anchored). Undefined when `base` is not in the local
+ * history (a shallow clone, a garbage-collected commit).
+ */
+export async function changesSince(top: string, base: string, signal?: AbortSignal): Promise<Map<string, FileChange> | undefined> {
+  let text: string;
+  try {
+    text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '--name-status', '-z', base], { signal, worktree: true });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return undefined;
+  }
+  const out = new Map<string, FileChange>();
+  const parts = text.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const status = parts[i];
+    if (!status) continue;
+    const k = status[0];
+    if (k === 'R' || k === 'C') {
+      const from = parts[++i];
+      const to = parts[++i];
+      if (k === 'R') out.set(from, { kind: 'R', to, edited: status !== 'R100' });
+    } else {
+      const p = parts[++i];
+      if (k === 'D') out.set(p, { kind: 'D' });
+      else if (k === 'M' || k === 'T') out.set(p, { kind: 'M' });
+    }
+  }
+  return out;
+}
+
+/** Old-side changed line ranges per old path (`git diff -M -U0 base -- paths`); a pure insertion is [n+0.5]. */
+export async function changedLines(top: string, base: string, paths: string[], signal?: AbortSignal): Promise<Map<string, [number, number][]>> {
+  const out = new Map<string, [number, number][]>();
+  if (!paths.length) return out;
+  const text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '-U0', '--no-color', base, '--', ...paths], { signal, worktree: true });
+  let current: [number, number][] | undefined;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('--- ')) {
+      const p = line.slice(4);
+      current = p === '/dev/null' ? undefined : [];
+      if (current) out.set(p.replace(/^a\//, ''), current);
+    } else if (line.startsWith('@@') && current) {
+      const m = /^@@ -(\d+)(?:,(\d+))?/.exec(line);
+      if (!m) continue;
+      const start = Number(m[1]);
+      const count = m[2] === undefined ? 1 : Number(m[2]);
+      current.push(count === 0 ? [start + 0.5, start + 0.5] : [start, start + count - 1]);
+    }
+  }
+  return out;
+}
+
+export interface PathHistory {
+  commits: number;
+  last?: { sha: string; date: string; subject: string };
+  deletedIn?: string;
+}
+
+/** Commits since `base` (to HEAD) per path, newest first: counts, the last one, where a path was deleted. */
+export async function historySince(top: string, base: string, paths: string[], signal?: AbortSignal): Promise<Map<string, PathHistory>> {
+  const out = new Map<string, PathHistory>();
+  if (!paths.length) return out;
+  const text = await runGit(top, [...LITERAL, 'log', '-z', '--no-renames', '--format=%x01%h %cs %s', '--name-status', `${base}..HEAD`, '--', ...paths], { signal });
+  for (const chunk of text.split('\x01')) {
+    const nul = chunk.indexOf('\0');
+    if (nul < 0) continue;
+    const head = chunk.slice(0, nul);
+    const [sha, date] = head.split(' ', 2);
+    const subject = head.slice(sha.length + date.length + 2);
+    const fields = chunk.slice(nul + 1).split('\0');
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const status = fields[i].replace(/^\n/, '');
+      const p = fields[i + 1];
+      if (!status || !p) continue;
+      let h = out.get(p);
+      if (!h) out.set(p, (h = { commits: 0 }));
+      h.commits++;
+      h.last ??= { sha, date, subject };
+      if (status === 'D' && !h.deletedIn) h.deletedIn = sha;
+    }
+  }
+  return out;
+}
+
+/** A file's content at a commit (`git show base:path`), or undefined when it did not exist there. */
+export async function fileAt(top: string, commit: string, path: string, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    return await runGit(top, ['cat-file', 'blob', `${commit}:${path}`], { signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return undefined;
+  }
+}

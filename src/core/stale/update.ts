@@ -1,0 +1,290 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Project } from '../project';
+import { throwIfCancelled } from '../host/cancel';
+import { parseNote } from '../vault/markdown';
+import { noteFilePath } from '../vault/notePath';
+import { noteSources } from '../vault/noteSources';
+import { isShallow, locateRepo, readHead, type RepoLocation } from './gitHead';
+import { extractCandidates } from './extract';
+import { resolveAll } from './resolve';
+import { computeForBase, type NoteAnchors, type Verdict } from './compute';
+import { isAncestor, lastChanges, trackedFiles, uncommittedFiles, type TrackedFile } from './gitQueries';
+import { runGit, GIT_DIFF_SAFE } from '../git/run';
+import { DefinitionCache } from './symbolIndex';
+import { ensureTables, readMeta, readNotes, readStatus, writeMeta, writeNotes, type StoredNote } from './store';
+import type { StalenessStatus } from './types';
+
+/**
+ * The incremental staleness update `Project.scan()` runs after every scan. A clean scan costs a read of HEAD from
+ * the files in `.git` (no git process), one query and a stat of each anchored file: when HEAD, the notes' hashes
+ * and those stats are what the last check saw, nothing else runs. Otherwise only notes that can have changed
+ * verdict are recomputed: notes whose bytes changed (anchors re-extracted), whose base moved, and notes anchored
+ * to files that changed since the last check (committed since the last HEAD, or dirty then or now).
+ */
+
+export interface UpdateResult {
+  checked: number;
+  stale: number;
+  ms: number;
+  status: StalenessStatus;
+  /** Per-note problems with anchors (ambiguous explicit anchors, the per-note cap), `path: message`. */
+  warnings: string[];
+}
+
+const OPERATION_FILES = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'];
+const VERIFIED = /^[0-9a-f]{7,64}$/i;
+/** Files whose stat changed since the last check are rechecked; more than this many distinct ones are not stored. */
+const MAX_STAMPS = 20_000;
+
+type DocRow = { id: number; path: string; hash: string; frontmatter: string };
+
+function stampOf(top: string, path: string): string {
+  try {
+    const st = statSync(join(top, path));
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+function toPosix(p: string): string {
+  return p.split(sep).join('/');
+}
+
+function summary(notes: StoredNote[], status: StalenessStatus, t0: number, warnings: string[]): UpdateResult {
+  let checked = 0;
+  let stale = 0;
+  for (const n of notes) {
+    if (n.anchors.length) checked++;
+    if (n.state === 'stale') stale++;
+  }
+  return { checked, stale, ms: performance.now() - t0, status, warnings };
+}
+
+function offStatus(project: Project, reason: string, t0: number): UpdateResult {
+  const status: StalenessStatus = { enabled: false, reason };
+  const prev = readStatus(project.index);
+  if (!prev || JSON.stringify(prev) !== JSON.stringify(status)) {
+    project.index.write(() => {
+      ensureTables(project.index);
+      // No repository: nothing can be stale. Verdicts from an earlier repository would be lies now.
+      project.index.run("UPDATE stale_notes SET state = 'unknown', info = NULL WHERE state = 'stale'");
+      writeMeta(project.index, 'status', JSON.stringify(status));
+      writeMeta(project.index, 'head', '');
+    });
+  }
+  return { checked: 0, stale: 0, ms: performance.now() - t0, status, warnings: [] };
+}
+
+interface Memo {
+  fileStamp: string;
+  head: string;
+  stamps: Record<string, string>;
+  result: Omit<UpdateResult, 'ms' | 'warnings'>;
+}
+/** Per open index: what the last check saw, so a long-lived host's clean scan runs no query at all. */
+const memos = new WeakMap<object, Memo>();
+
+function stampsHold(top: string, stamps: Record<string, string>): boolean {
+  for (const p in stamps) if (stampOf(top, p) !== stamps[p]) return false;
+  return true;
+}
+
+/** Everything the clean-scan test needs, in one query (a query takes the index lock: one, not eight). */
+function quickState(project: Project): { head: string; stamps: Record<string, string>; status?: StalenessStatus; same: boolean; checked: number; stale: number } | undefined {
+  let r;
+  try {
+    r = project.index.get(`SELECT
+      (SELECT value FROM stale_meta WHERE key = 'head') AS head,
+      (SELECT value FROM stale_meta WHERE key = 'stamps') AS stamps,
+      (SELECT value FROM stale_meta WHERE key = 'status') AS status,
+      (SELECT count(*) FROM documents) AS docs,
+      (SELECT count(*) FROM stale_notes) AS notes,
+      (SELECT count(*) FROM documents d JOIN stale_notes n ON n.doc_id = d.id AND n.hash = d.hash AND n.path = d.path) AS same,
+      (SELECT count(*) FROM stale_notes WHERE anchors <> '[]') AS checked,
+      (SELECT count(*) FROM stale_notes WHERE state = 'stale') AS stale`);
+  } catch (err) {
+    if (/no such table/i.test((err as Error).message)) return undefined;
+    throw err;
+  }
+  if (!r || r.head == null || r.status == null) return undefined;
+  return {
+    head: String(r.head),
+    stamps: JSON.parse(String(r.stamps ?? '{}')) as Record<string, string>,
+    status: JSON.parse(String(r.status)) as StalenessStatus,
+    same: Number(r.docs) === Number(r.notes) && Number(r.same) === Number(r.docs),
+    checked: Number(r.checked),
+    stale: Number(r.stale),
+  };
+}
+
+export async function updateStaleness(project: Project, opts: { signal?: AbortSignal } = {}): Promise<UpdateResult> {
+  const t0 = performance.now();
+  const idx = project.index;
+  const repo = locateRepo(project.paths.projectRoot);
+  if (!repo) return offStatus(project, 'not a git repository: staleness needs the notes and the code in one repository', t0);
+  const head = readHead(repo);
+  if (!head) return offStatus(project, 'the repository has no commits yet', t0);
+
+  const memo = memos.get(idx);
+  if (memo && memo.head === head && memo.fileStamp === idx.fileStamp() && stampsHold(repo.top, memo.stamps)) {
+    return { ...memo.result, ms: performance.now() - t0, warnings: [] };
+  }
+  const quick = quickState(project);
+  // Mid-rebase / merge the working tree is between two histories: keep the last verdicts until it is done.
+  const busy = OPERATION_FILES.some((f) => existsSync(join(repo.gitDir, f)));
+  if (quick?.status && (busy || (quick.same && quick.head === head && quick.status.enabled && stampsHold(repo.top, quick.stamps)))) {
+    const result = { checked: quick.checked, stale: quick.stale, status: quick.status };
+    if (!busy) memos.set(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result });
+    return { ...result, ms: performance.now() - t0, warnings: [] };
+  }
+  const out = await slowPath(project, repo, head, opts.signal, t0);
+  memos.set(idx, { fileStamp: idx.fileStamp(), head, stamps: JSON.parse(readMeta(idx, 'stamps') ?? '{}'), result: { checked: out.checked, stale: out.stale, status: out.status } });
+  return out;
+}
+
+async function slowPath(project: Project, repo: RepoLocation, head: string, signal: AbortSignal | undefined, t0: number): Promise<UpdateResult> {
+  const idx = project.index;
+  const stored = readNotes(idx);
+  const docs = idx.all('SELECT id, path, hash, frontmatter FROM documents').map((r) => ({ id: Number(r.id), path: String(r.path), hash: String(r.hash), frontmatter: String(r.frontmatter) })) as DocRow[];
+  const byId = new Map(stored.map((n) => [n.docId, n]));
+  const prevHead = readMeta(idx, 'head') ?? '';
+  const stamps: Record<string, string> = JSON.parse(readMeta(idx, 'stamps') ?? '{}');
+  const changedDocs = docs.filter((d) => byId.get(d.id)?.hash !== d.hash || byId.get(d.id)?.path !== d.path);
+  const top = repo.top;
+  const repoPathOf = (indexPath: string): string | undefined => {
+    const rel = toPosix(relative(top, noteFilePath(project.paths, indexPath)));
+    return rel.startsWith('../') || rel === '..' ? undefined : rel;
+  };
+  const folders = noteSources(project.paths, project.config)
+    .map((s) => toPosix(relative(top, s.root)))
+    .filter((f) => f !== '..' && !f.startsWith('../'))
+    .map((f) => f || '.');
+  const cache = new DefinitionCache(idx);
+  const warnings: string[] = [];
+
+  // 1. Anchors of notes whose bytes changed.
+  let tracked: Map<string, TrackedFile> | undefined;
+  const next = new Map<number, StoredNote>();
+  if (changedDocs.length) {
+    tracked = await trackedFiles(top, signal);
+    const extracted = new Map<number, ReturnType<typeof extractCandidates>>();
+    for (const d of changedDocs) {
+      let text = '';
+      try {
+        text = readFileSync(noteFilePath(project.paths, d.path), 'utf8');
+      } catch {
+        /* gone since the scan: no anchors until the next scan sees it */
+      }
+      extracted.set(d.id, extractCandidates(parseNote(text, d.path), repoPathOf(d.path)));
+      throwIfCancelled(signal, 'staleness update');
+    }
+    const resolved = await resolveAll({ top, tracked, cache, signal }, extracted);
+    for (const d of changedDocs) {
+      const r = resolved.get(d.id)!;
+      for (const w of r.warnings) warnings.push(`${d.path}: ${w}`);
+      next.set(d.id, { docId: d.id, path: d.path, hash: d.hash, anchors: r.anchors, texts: r.texts, warnings: r.warnings, lastCommit: '', base: '', state: r.anchors.length ? 'unchecked' : 'none' });
+    }
+  }
+  for (const d of docs) if (!next.has(d.id) && byId.has(d.id)) next.set(d.id, { ...byId.get(d.id)! });
+
+  // 2. Bases: one log walk (only the new commits after a fast-forward), one status of the note folders.
+  const fastForward = !!prevHead && prevHead !== head && (await isAncestor(top, prevHead, head, signal));
+  const full = !prevHead || (prevHead !== head && !fastForward);
+  const anchored = [...next.values()].filter((n) => n.anchors.length);
+  const needLog = anchored.filter((n) => full || !n.lastCommit || changedDocs.some((d) => d.id === n.docId));
+  let commits = new Map<string, { sha: string }>();
+  if (anchored.length && folders.length) {
+    if (full || needLog.length) commits = await lastChanges(top, folders, undefined, signal);
+    else if (fastForward) commits = await lastChanges(top, folders, `${prevHead}..${head}`, signal);
+  }
+  const dirtyNotes = anchored.length && folders.length ? await uncommittedFiles(top, folders, signal) : new Set<string>();
+
+  // 3. Files changed since the last check: committed since its HEAD, dirty now, or dirty then.
+  const dirtyNow = new Set((await runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', 'HEAD'], { signal, worktree: true })).split('\0').filter(Boolean));
+  const touched = new Set<string>(dirtyNow);
+  for (const p of JSON.parse(readMeta(idx, 'dirty') ?? '[]') as string[]) touched.add(p);
+  for (const [p, s] of Object.entries(stamps)) if (stampOf(top, p) !== s) touched.add(p);
+  if (prevHead && prevHead !== head && !full) {
+    for (const p of (await runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', prevHead, head], { signal })).split('\0')) if (p) touched.add(p);
+  }
+
+  const todo = new Map<string, NoteAnchors[]>();
+  const docById = new Map(docs.map((d) => [d.id, d]));
+  for (const n of anchored) {
+    const doc = docById.get(n.docId);
+    const rp = repoPathOf(n.path);
+    const verified = doc ? verifiedAt(doc.frontmatter) : undefined;
+    const last = rp ? commits.get(rp)?.sha ?? n.lastCommit : '';
+    n.lastCommit = last;
+    const dirty = rp !== undefined && dirtyNotes.has(rp);
+    // A note being edited describes the code as it is now: fresh until it is committed (or verified).
+    const base = verified ?? (dirty ? 'WORKTREE' : last);
+    const baseMoved = base !== n.base;
+    n.base = base;
+    if (base === 'WORKTREE') {
+      n.state = 'fresh';
+      n.info = undefined;
+      continue;
+    }
+    if (!base) {
+      n.state = 'unknown';
+      n.info = undefined;
+      continue;
+    }
+    const affected = full || baseMoved || n.state === 'unchecked' || n.anchors.some((a) => touched.has(a.path));
+    if (!affected) continue;
+    let list = todo.get(base);
+    if (!list) todo.set(base, (list = []));
+    list.push({ docId: n.docId, anchors: n.anchors, texts: n.texts });
+  }
+
+  // 4. One computation per distinct base (two at a time: git is the cost, and the machine is shared).
+  const bases = [...todo.keys()];
+  const verdicts = new Map<number, Verdict>();
+  for (let i = 0; i < bases.length; i += 2) {
+    const part = bases.slice(i, i + 2);
+    const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal }, b, todo.get(b)!)));
+    for (const r of results) for (const [id, v] of r) verdicts.set(id, v);
+  }
+  for (const [id, v] of verdicts) {
+    const n = next.get(id)!;
+    n.state = v.state;
+    n.info = v.info;
+    n.anchors = v.anchors;
+    n.texts = v.texts;
+  }
+
+  // 5. Status and the fast-path stamps.
+  const notes = [...next.values()];
+  const unknown = notes.filter((n) => n.state === 'unknown').length;
+  const withAnchors = notes.filter((n) => n.anchors.length && n.base !== 'WORKTREE').length;
+  const status: StalenessStatus = withAnchors > 0 && unknown === withAnchors && isShallow(repo)
+    ? { enabled: false, reason: 'shallow clone: the commits the notes were written at are not in the local history (git fetch --unshallow)' }
+    : { enabled: true, head, unknown };
+  const newStamps: Record<string, string> = {};
+  for (const n of notes) for (const a of n.anchors) if (!a.absent && Object.keys(newStamps).length < MAX_STAMPS) newStamps[a.path] ??= stampOf(top, a.path);
+  const anchoredPaths = new Set(Object.keys(newStamps));
+  idx.write(() => {
+    ensureTables(idx);
+    idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
+    writeNotes(idx, notes);
+    cache.flush();
+    writeMeta(idx, 'head', head);
+    writeMeta(idx, 'stamps', JSON.stringify(newStamps));
+    writeMeta(idx, 'dirty', JSON.stringify([...dirtyNow].filter((p) => anchoredPaths.has(p))));
+    writeMeta(idx, 'status', JSON.stringify(status));
+  });
+  return summary(notes, status, t0, warnings);
+}
+
+function verifiedAt(frontmatter: string): string | undefined {
+  try {
+    const v = (JSON.parse(frontmatter) as Record<string, unknown>).verified_at;
+    const s = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
+    return VERIFIED.test(s) ? s.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
