@@ -10,6 +10,7 @@ import { detectStack } from './stack';
 import { findVision } from './vision';
 import { listAdrNotes } from '../index/adrNotes';
 import { fitToBudget, type LoadoutSection } from './budget';
+import { stalenessStatus, type StalenessStatus } from '../stale';
 import { staleDecisions, staleLine, STALE_DEMOTION, type StaleDecision } from './staleMarks';
 
 export interface LoadoutOptions {
@@ -33,6 +34,8 @@ export interface Loadout {
    * marked ⚠ in the markdown and ranks below the fresh ones for the budget.
    */
   staleDecisions: StaleDecision[];
+  /** Whether staleness could be computed (off outside a git repository, before the first scan, in a shallow clone). */
+  staleness: StalenessStatus;
 }
 
 export const DEFAULT_LOADOUT_BUDGET = 300;
@@ -90,7 +93,7 @@ export async function getProjectLoadout(project: Pick<Project, 'paths' | 'index'
     .forEach((d, i) => l2.lines.push({ text: `- ${d.date ? String(d.date) + ': ' : ''}${summaryOf(d)}`, priority: 500 - i * 40 }));
 
   const fitted = fitToBudget([header, l3, l2], budget);
-  return { markdown: fitted.text, tokens: fitted.tokens, budget, dropped: fitted.dropped, activatedAdrs: [...activated], changedFiles: changed, staleDecisions: [...stale.values()] };
+  return { markdown: fitted.text, tokens: fitted.tokens, budget, dropped: fitted.dropped, activatedAdrs: [...activated], changedFiles: changed, staleDecisions: [...stale.values()], staleness: stalenessOf(index) };
 }
 
 function noteName(rel: string): string {
@@ -132,5 +135,13 @@ async function changedPaths(projectRoot: string, branch?: string): Promise<strin
       .map((f) => (prefix ? f.path.slice(prefix.length + 1) : f.path));
   } catch {
     return []; // not a git repository: nothing is "changed"
+  }
+}
+
+function stalenessOf(index: Pick<Project, 'index'>['index']): StalenessStatus {
+  try {
+    return stalenessStatus(index);
+  } catch (err) {
+    return { enabled: false, reason: `staleness unknown (${(err as Error).message})` };
   }
 }

@@ -11,9 +11,10 @@ export interface StaleDecision {
 }
 
 /**
- * How far a stale decision sinks below the fresh ones of its kind (priorities are bands 100 apart: activated ADRs
- * 800, ruled ADRs 600, L2 logs 500…, other decisions 400). A fresh decision therefore always keeps its line before a
- * stale one of the same kind; an ADR activated by the current change still outranks fresh ADRs that are not.
+ * How far a stale decision sinks below the fresh ones of its kind. Decision priorities come in bands (ADRs the
+ * current change activates 800 - i, ADRs with rules 600 - i, other decisions 400 - i, with i < 100), so a fresh
+ * decision always keeps its line before a stale one of the same kind; an ADR the change activates still outranks
+ * fresh ADRs it does not activate.
  */
 export const STALE_DEMOTION = 100;
 

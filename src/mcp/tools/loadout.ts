@@ -19,6 +19,8 @@ export const getProjectLoadoutTool: ToolDefinition = {
     changed_files: z.array(z.string()),
     /** Decisions whose anchored code changed since they were last true; marked ⚠ in the markdown (issue #18). */
     stale: z.array(z.object({ path: z.string(), reason: z.string(), since: z.string() })),
+    /** Off (with the reason) outside a git repository or before staleness was computed: then nothing is marked. */
+    staleness: z.object({ enabled: z.boolean(), reason: z.string().optional(), unknown: z.number().optional() }),
   },
   annotations: { title: 'Project loadout', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   sidecar: true,
@@ -27,6 +29,6 @@ export const getProjectLoadoutTool: ToolDefinition = {
       const project = await ctx.host.fresh({ reason: 'get_project_loadout', signal: ctx.signal });
       const { getProjectLoadout } = await import('../../core/loadout/loadout');
       const l = await getProjectLoadout(project, { projectName: args.project_name as string | undefined, diff: args.diff as boolean | undefined, branch: args.branch as string | undefined });
-      return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50), stale: l.staleDecisions.slice(0, 50) });
+      return textResult(l.markdown, { markdown: l.markdown, tokens: l.tokens, budget: l.budget, activated_adrs: l.activatedAdrs, changed_files: l.changedFiles.slice(0, 50), stale: l.staleDecisions.slice(0, 50), staleness: l.staleness.enabled ? { enabled: true, unknown: l.staleness.unknown } : { enabled: false, reason: l.staleness.reason } });
     }),
 };

@@ -46,6 +46,7 @@ test('a stale decision is marked ⚠ with a short reason, reported in staleDecis
       assert.match(l.markdown, /^- \[\[adr-001-ledger\]\]: Keep the ledger append-only$/m);
       assert.ok(l.markdown.indexOf('adr-001-ledger') < l.markdown.indexOf('adr-002-queue') || l.markdown.includes('⚠ Stale: 1 decision'));
       assert.ok(l.tokens <= 1000);
+      assert.equal(l.staleness.enabled, true);
     });
   } finally {
     r.dispose();
@@ -99,5 +100,24 @@ test('k0maru loadout --json reports staleDecisions; the text marks ⚠', async (
     assert.match(text.out, /⚠ \[\[adr-002-queue\]\]/);
   } finally {
     r.dispose();
+  }
+});
+
+test('outside a git repository staleness is off, said in `staleness`, and nothing is marked', async () => {
+  const { tempVault } = await import('../../helpers/tempVault');
+  const v = tempVault({ '02_Architecture/adr-001.md': '---\ncategory: decision\n---\n# A\n\nNames `src/a.ts`.\n' });
+  try {
+    const p = openProject({ cwd: v.root });
+    try {
+      await p.scan();
+      const l = await getProjectLoadout(p);
+      assert.equal(l.staleness.enabled, false);
+      assert.deepEqual(l.staleDecisions, []);
+      assert.doesNotMatch(l.markdown, /⚠/);
+    } finally {
+      p.close();
+    }
+  } finally {
+    v.cleanup();
   }
 });

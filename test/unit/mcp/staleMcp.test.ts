@@ -39,8 +39,9 @@ test('recall_memory, get_project_loadout and guard_check report staleness over s
     const lo = await mcp.client.callTool({ name: 'get_project_loadout', arguments: {} });
     assert.ok(!lo.isError, textOf(lo));
     assert.match(textOf(lo), /⚠ \[\[adr-003-legacy-pay\]\]/);
-    const sc = lo.structuredContent as { stale: { path: string; reason: string; since: string }[]; tokens: number };
+    const sc = lo.structuredContent as { stale: { path: string; reason: string; since: string }[]; tokens: number; staleness: { enabled: boolean } };
     assert.deepEqual(sc.stale.map((s) => s.path), ['02_Architecture/adr-003-legacy-pay.md']);
+    assert.equal(sc.staleness.enabled, true);
     assert.ok(sc.tokens <= 300);
 
     const g = await mcp.client.callTool({ name: 'guard_check', arguments: {} });
