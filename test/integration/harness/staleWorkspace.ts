@@ -12,10 +12,16 @@ export const POOL_NOTE = '02_Architecture/ADR-010-connection-pool.md';
 export const QUEUE_NOTE = '02_Architecture/ADR-011-legacy-queue.md';
 export const API_NOTE = '01_AI_Logs/2026-11-02-api-split.md';
 export const FRESH_NOTE = '02_Architecture/ADR-012-retry-policy.md';
+export const CLIENT_NOTE = '02_Architecture/ADR-013-http-client.md';
 export const GENERATED_NOTES = 160;
 
 const POOL_BEFORE = 'export function openPool(url: string) {\n  // four connections are enough for the worker\n  return { url, size: 4 };\n}\n';
 const POOL_AFTER = 'import { Pool } from "pgx";\n\nexport function openPool(url: string) {\n  return new Pool({ url, size: 16 });\n}\n';
+
+// Long enough that git still sees a rename after one line changed (similarity above its 50 % default).
+const CLIENT_LINES = Array.from({ length: 12 }, (_, i) => `export const STEP_${i} = ${i};`).join('\n');
+const CLIENT_BEFORE = `${CLIENT_LINES}\nexport const TIMEOUT_MS = 1000;\n`;
+const CLIENT_AFTER = `${CLIENT_LINES}\nexport const TIMEOUT_MS = 2500;\n`;
 
 const note = (title: string, category: string, body: string) =>
   `---\ntitle: ${title}\ncategory: ${category}\nstatus: accepted\ndate: 2026-11-01\n---\n# ${title}\n\n${body}\n`;
@@ -59,10 +65,12 @@ export function buildStaleWorkspace(root: string): { base: string; head: string 
   write(root, 'src/api/orders.ts', 'export const ORDERS = "/v1/orders";\n');
   write(root, 'src/api/payments.ts', 'export const PAYMENTS = "/v1/payments";\n');
   write(root, 'src/util/retry.ts', 'export const RETRIES = 3;\n');
+  write(root, 'src/net/client.ts', CLIENT_BEFORE);
   const wiki = '.k0maru/wiki';
   write(root, `${wiki}/${POOL_NOTE}`, note('ADR-010 Connection pool', 'decision', 'We open one pool per process in `src/db/pool.ts`, with four connections.'));
   write(root, `${wiki}/${QUEUE_NOTE}`, note('ADR-011 Legacy queue', 'decision', 'Jobs still go through the Redis queue in `src/legacy/queue.ts`.'));
   write(root, `${wiki}/${API_NOTE}`, note('Splitting the API', 'log', 'Orders live in `src/api/orders.ts` and payments in `src/api/payments.ts`.'));
+  write(root, `${wiki}/${CLIENT_NOTE}`, note('ADR-013 HTTP client', 'decision', 'Requests time out after one second (`src/net/client.ts`).'));
   write(root, `${wiki}/${FRESH_NOTE}`, note('ADR-012 Retry policy', 'decision', 'Three retries, defined in `src/util/retry.ts`.'));
   for (let i = 0; i < GENERATED_NOTES; i++) {
     const n = String(i).padStart(3, '0');
@@ -76,6 +84,9 @@ export function buildStaleWorkspace(root: string): { base: string; head: string 
   rmSync(join(root, 'src/legacy/queue.ts'));
   write(root, 'src/api/orders.ts', 'export const ORDERS = "/v2/orders";\n');
   write(root, 'src/api/payments.ts', 'export const PAYMENTS = "/v2/payments";\n');
+  // Renamed and changed in the same commit: the anchor follows the rename (-M), the diff shows the old name.
+  rmSync(join(root, 'src/net/client.ts'));
+  write(root, 'src/net/httpClient.ts', CLIENT_AFTER);
   git(root, ['add', '-A'], '2026-11-20T10:00:00Z');
   git(root, ['commit', '-q', '-m', 'switch to pgx'], '2026-11-20T10:00:00Z');
   const head = git(root, ['rev-parse', 'HEAD'], '2026-11-20T10:00:00Z').trim();
@@ -83,3 +94,4 @@ export function buildStaleWorkspace(root: string): { base: string; head: string 
 }
 
 export const POOL_AT_BASE = POOL_BEFORE;
+export const CLIENT_AT_BASE = CLIENT_BEFORE;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NodeSnapshot } from '../../../src/extension/views/listTree';
 import type { StaleDiff } from '../../../src/extension/staleCommands';
-import { API_NOTE, FRESH_NOTE, POOL_AT_BASE, POOL_NOTE, QUEUE_NOTE } from '../harness/staleWorkspace';
+import { API_NOTE, CLIENT_AT_BASE, CLIENT_NOTE, FRESH_NOTE, POOL_AT_BASE, POOL_NOTE, QUEUE_NOTE } from '../harness/staleWorkspace';
 import { api, waitFor, workspaceRoot } from './helpers';
 
 const staleGroup = (snap: NodeSnapshot[]) => snap.find((n) => n.label === 'Stale');
@@ -45,8 +45,9 @@ export function registerStaleTests(): void {
     it('the Memory view lists the stale notes with their reasons, and not the fresh one', async () => {
       const k0 = await api();
       await k0.whenIdle();
-      const snap = await memoryUntil('the Stale group to list three notes', (s) => (staleGroup(s)?.children?.length ?? 0) >= 3);
+      const snap = await memoryUntil('the Stale group to list three notes', (s) => (staleGroup(s)?.children?.length ?? 0) >= 4);
       const rows = staleGroup(snap)!.children!;
+      for (const r of rows) console.log(`K0_NOTE stale row: ${r.label} — ${r.description}`);
       const pool = rows.find((r) => r.label === 'ADR-010 Connection pool');
       assert.ok(pool, `no row for the pool ADR: ${JSON.stringify(rows)}`);
       const head = gitRev('HEAD').slice(0, 7);
@@ -103,6 +104,31 @@ export function registerStaleTests(): void {
       assert.match((await vscode.workspace.openTextDocument(input.original)).getText(), /\/v1\/payments/);
     });
 
+    it('a note anchored to several files asks which one (quick pick), then shows it', async () => {
+      const shown = vscode.commands.executeCommand<StaleDiff>('k0maru.showStaleChanges', { path: API_NOTE });
+      // The picker lists the note's stale files in the order of the reason; a person presses Enter on the first.
+      let picked: StaleDiff | undefined;
+      void shown.then((d) => (picked = d));
+      await waitFor('the anchored-file picker to be accepted', () => {
+        if (picked) return true;
+        void vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return false;
+      });
+      assert.equal(picked?.note, API_NOTE);
+      assert.ok(['src/api/orders.ts', 'src/api/payments.ts'].includes(picked!.path), JSON.stringify(picked));
+      const input = activeDiff();
+      assert.equal(input.original.path, `/${picked!.path}`);
+    });
+
+    it('a renamed file: the anchor follows the rename, the left side is the old name at the base', async () => {
+      const diff = await vscode.commands.executeCommand<StaleDiff>('k0maru.showStaleChanges', { path: CLIENT_NOTE });
+      assert.equal(diff?.path, 'src/net/httpClient.ts', JSON.stringify(diff));
+      const input = activeDiff();
+      assert.equal(input.original.path, '/src/net/client.ts');
+      assert.equal(input.modified.fsPath, join(workspaceRoot(), 'src', 'net', 'httpClient.ts'));
+      assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), CLIENT_AT_BASE);
+    });
+
     it('Mark Verified writes verified_at: HEAD into the note and the note leaves the Stale group', async () => {
       const k0 = await api();
       await vscode.commands.executeCommand('k0maru.markVerified', { path: POOL_NOTE });
@@ -117,7 +143,7 @@ export function registerStaleTests(): void {
       assert.ok(staleGroup(snap)!.children!.some((r) => r.label === 'ADR-011 Legacy queue'), 'the other stale notes left too');
       await k0.whenIdle();
       // Each of the rest, verified: the group is gone.
-      for (const p of [QUEUE_NOTE, API_NOTE]) await vscode.commands.executeCommand('k0maru.markVerified', { path: p });
+      for (const p of [QUEUE_NOTE, API_NOTE, CLIENT_NOTE]) await vscode.commands.executeCommand('k0maru.markVerified', { path: p });
       await memoryUntil('the Stale group to disappear', (s) => !staleGroup(s) && s.length > 0);
       assert.doesNotMatch(readFileSync(join(workspaceRoot(), '.k0maru', 'wiki', FRESH_NOTE), 'utf8'), /verified_at/);
     });
