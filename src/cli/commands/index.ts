@@ -26,6 +26,8 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'distill', summary: 'Turn an error trace into a troubleshooting playbook (skill note; optional Hermes / omp SKILL.md export)', load: async () => (await import('./distill')).distillCommand },
   { name: 'model', summary: 'Embedding models: install one from a URL or folder (sha256-checked, atomic), list, show the active one', load: async () => (await import('./model')).modelCommand },
   { name: 'scoreboard', summary: 'Tokens saved by log offloads and context GC, and what they are worth at each price tier', load: async () => (await import('./scoreboard')).scoreboardCommand },
+  { name: 'stale', summary: 'List notes whose anchored code changed or disappeared since they were written or verified, with reasons', load: async () => (await import('./stale')).staleCommand },
+  { name: 'verify', summary: 'Mark notes as checked against the code: writes verified_at: <commit> (HEAD by default) into their frontmatter', load: async () => (await import('./verify')).verifyCommand },
   { name: 'mcp', summary: 'Run the MCP server over stdio (spawned by the agent client; --sidecar for omp)', load: async () => (await import('./mcp')).mcpCommand },
   { name: 'ui', summary: 'Open the console in a browser: search debugger, offload viewer, token scoreboard (127.0.0.1 only, per-run token)', load: async () => (await import('./ui')).uiCommand },
 ];
