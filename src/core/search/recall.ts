@@ -52,6 +52,8 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new K0Error('INVALID_ARGUMENT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
   const mode = opts.mode ?? 'hybrid';
   if (!['hybrid', 'bm25', 'vector'].includes(mode)) throw new K0Error('INVALID_ARGUMENT', `mode must be hybrid, bm25 or vector`);
+  const demote = { lookup: opts.staleness ?? readStale, factor: opts.staleFactor ?? STALE_FACTOR };
+  if (!(demote.factor > 0 && demote.factor <= 1)) throw new K0Error('INVALID_ARGUMENT', 'staleFactor must be in (0, 1]');
   const pool = Math.max(limit * 3, 20);
   const warnings: string[] = [];
   const idx = project.index;
@@ -86,8 +88,6 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
     else ranked = applyFloor(vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool }), vectors!.floor);
   }
 
-  const demote = { lookup: opts.staleness ?? readStale, factor: opts.staleFactor ?? STALE_FACTOR };
-  if (!(demote.factor > 0 && demote.factor <= 1)) throw new K0Error('INVALID_ARGUMENT', 'staleFactor must be in (0, 1]');
   const hits = dress(idx, project.paths, ranked, query, !!opts.full, demote, warnings).slice(0, limit);
   return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, coverage, effectiveModeLabel: modeLabel(effectiveMode, coverage), tookMs: performance.now() - t0 };
 }
