@@ -92,3 +92,11 @@ function packedRef(commonDir: string, ref: string): string {
 export function isShallow(repo: RepoLocation): boolean {
   return readText(join(repo.commonDir, 'shallow')) !== undefined;
 }
+
+/**
+ * The commits a shallow clone was cut at. Their parents are missing, so git shows every file as added there: a
+ * note whose last change is one of them has no known base (unknown), not that commit as its base.
+ */
+export function shallowBoundary(repo: RepoLocation): Set<string> {
+  return new Set((readText(join(repo.commonDir, 'shallow')) ?? '').split('\n').map((l) => l.trim()).filter(Boolean));
+}

@@ -5,7 +5,7 @@ import { throwIfCancelled } from '../host/cancel';
 import { parseNote } from '../vault/markdown';
 import { noteFilePath } from '../vault/notePath';
 import { noteSources } from '../vault/noteSources';
-import { isShallow, locateRepo, readHead, type RepoLocation } from './gitHead';
+import { isShallow, locateRepo, readHead, shallowBoundary, type RepoLocation } from './gitHead';
 import { extractCandidates } from './extract';
 import { resolveAll } from './resolve';
 import { computeForBase, type NoteAnchors, type Verdict } from './compute';
@@ -210,14 +210,16 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     for (const p of (await runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', prevHead, head], { signal })).split('\0')) if (p) touched.add(p);
   }
 
+  const cut = shallowBoundary(repo);
   const todo = new Map<string, NoteAnchors[]>();
   const docById = new Map(docs.map((d) => [d.id, d]));
   for (const n of anchored) {
     const doc = docById.get(n.docId);
     const rp = repoPathOf(n.path);
     const verified = doc ? verifiedAt(doc.frontmatter) : undefined;
-    const last = rp ? commits.get(rp)?.sha ?? n.lastCommit : '';
-    n.lastCommit = last;
+    const seen = rp ? commits.get(rp)?.sha ?? n.lastCommit : '';
+    n.lastCommit = seen;
+    const last = cut.has(seen) ? '' : seen;
     const dirty = rp !== undefined && dirtyNotes.has(rp);
     // A note being edited describes the code as it is now: fresh until it is committed (or verified).
     const base = verified ?? (dirty ? 'WORKTREE' : last);
