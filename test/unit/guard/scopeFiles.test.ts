@@ -93,6 +93,10 @@ test('the cache: same HEAD and index → no git at all; an index change lists ag
     assert.ok(existsSync(join(cacheDir(r), SCOPE_CACHE_FILE)));
     const second = await unmatchedScopes(r.root, rules, { cacheDir: cacheDir(r) });
     assert.deepEqual([second.source, second.diagnostics], ['cache', []], 'the hook path starts no git process when nothing changed');
+    // `git commit -a` hands its hook another index (GIT_INDEX_FILE=.git/index.lock): that one is the stamp then.
+    assert.equal((await unmatchedScopes(r.root, rules, { cacheDir: cacheDir(r), env: { GIT_INDEX_FILE: '.git/index.lock' } })).source, 'git');
+    // GIT_DIR / GIT_WORK_TREE: a layout the stamp does not read, so no cache at all.
+    assert.equal((await unmatchedScopes(r.root, rules, { cacheDir: cacheDir(r), env: { GIT_DIR: join(r.root, '.git') } })).source, 'git');
 
     // Deleting the code changes the index: the next run lists the files and reports the scope.
     r.git('rm', '-q', 'src/legacy/pay.ts');
