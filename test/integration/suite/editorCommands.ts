@@ -40,12 +40,14 @@ export function registerEditorCommandTests(): void {
       assert.equal(adr1.description, '3 rules');
     });
 
-    it('Memory view lists recent logs, and says staleness is off outside a git repository', async () => {
+    it('Memory view lists recent logs, and no Stale group (no note is anchored to changed code)', async () => {
       const k0 = await api();
       const snap = await k0.views.memory();
-      assert.deepEqual(labels(snap), ['Recent logs', 'Skills', 'Cards', 'Stale']);
-      // The fixture is copied to a temp folder that no repository holds: no Stale group, the reason instead.
-      assert.match(snap[3].description ?? '', /^off: .*git/i, JSON.stringify(snap[3]));
+      assert.deepEqual(labels(snap).filter((l) => l !== 'Stale'), ['Recent logs', 'Skills', 'Cards']);
+      // The workspace becomes a git repository during the guard tests; before that staleness is off and the view
+      // says why in one childless row. Either way nothing is listed as stale.
+      const stale = snap.find((n) => n.label === 'Stale');
+      assert.ok(!stale || (!stale.children && /^off: /.test(stale.description ?? '')), JSON.stringify(stale));
       assert.ok(labels(group(snap, 'Recent logs')).includes('Debugging the double charge'), JSON.stringify(snap));
     });
 
