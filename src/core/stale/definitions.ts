@@ -35,9 +35,16 @@ export function hasGrammar(path: string): boolean {
 /** Files longer than this are not parsed for symbols (generated code, bundles): their names are not anchors. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
+let parses = 0;
+/** How many files this process has parsed for definitions (the cache test and the bench read it). */
+export function definitionParses(): number {
+  return parses;
+}
+
 export async function definitionsOf(path: string, source: string): Promise<Definition[]> {
   const grammar = languageOf(path).grammar;
   if (!grammar || source.length > MAX_SOURCE_BYTES) return [];
+  parses++;
   let parser: TreeSitter.Parser;
   try {
     parser = await parserFor(grammar);
