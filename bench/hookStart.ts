@@ -10,6 +10,8 @@
 //  - CPU is user + system of the process and the git processes it waits for (bash's `time`, 1 ms resolution),
 //    wall is spawn to exit (on a loaded machine mostly waiting, so the goal is stated in CPU).
 //  - hookWarmTierUp: warm, with K0MARU_WASM_TIERUP=1 (V8's default WASM tier-up; issue 17: the CLI skips it);
+//  - nodeNative / hookWarmNative: `node -e 0` and the warm hook on a Node 22 (node:sqlite; bench/lib/runtimes.ts),
+//    when one is found: its ratio is against its own runtime's floor;
 // Goals: issue 12 "within 2.5× a bare node -e 0", issue 17 "≤ 2×".
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
 import { median, round } from './lib/stats';
 import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
+import { findNode22 } from './lib/runtimes';
 import { GITIGNORE_LINES } from '../src/core/vault/init';
 
 const RUNS = Number(process.env.HOOK_START_RUNS ?? 21);
@@ -62,7 +65,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'k0hookstart-out-'));
 const errFile = join(scratch, 'stderr.txt');
 
 /** One process: CPU (ms, with its waited-for children) and wall (ms). */
-const measure = (cwd: string, args: string[], expectStatus = 0, env: NodeJS.ProcessEnv = {}) => measureProcess(cwd, args, { errFile, env, expectStatus });
+const measure = (cwd: string, args: string[], expectStatus = 0, env: NodeJS.ProcessEnv = {}, node?: string) => measureProcess(cwd, args, { errFile, env, expectStatus, node });
+const node22 = findNode22();
 
 
 function main() {
@@ -81,8 +85,10 @@ function main() {
     }
     if (!/console\.log/.test(first.stderr)) throw new Error(`the inferred advisory rule did not fire: ${first.stderr}`);
     const stats = /(\d+) rule\(s\) from (\d+) ADR\(s\), (\d+) file\(s\), (\d+) added line/.exec(first.stderr);
-    type Series = 'node' | 'cliVersion' | 'hookWarm' | 'hookCold' | 'hookWarmTierUp';
+    type Series = 'node' | 'cliVersion' | 'hookWarm' | 'hookCold' | 'hookWarmTierUp' | 'nodeNative' | 'hookWarmNative';
     const series: Record<Series, { cpu: number[]; wall: number[] }> = {
+      nodeNative: { cpu: [], wall: [] },
+      hookWarmNative: { cpu: [], wall: [] },
       node: { cpu: [], wall: [] },
       hookWarmTierUp: { cpu: [], wall: [] },
       cliVersion: { cpu: [], wall: [] },
@@ -100,11 +106,20 @@ function main() {
       push('hookWarmTierUp', measure(root, [cli, 'hook', 'pre-commit'], 0, { K0MARU_WASM_TIERUP: '1' }));
       rmSync(cacheFile, { force: true });
       push('hookCold', measure(root, [cli, 'hook', 'pre-commit']));
+      if (node22) {
+        push('nodeNative', measure(root, ['-e', '0'], 0, {}, node22));
+        push('hookWarmNative', measure(root, [cli, 'hook', 'pre-commit'], 0, {}, node22));
+      }
+    }
+    if (!node22) {
+      delete (series as Partial<typeof series>).nodeNative;
+      delete (series as Partial<typeof series>).hookWarmNative;
     }
     const cpu = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summary(v.cpu)]));
     const wall = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summary(v.wall)]));
     const floor = median(series.node.cpu);
     const ratio = (k: Series) => round(median(series[k].cpu) / floor, 2);
+    const nativeRatio = () => round(median(series.hookWarmNative.cpu) / median(series.nodeNative.cpu), 2);
     const result = {
       when: new Date().toISOString(),
       machine: { node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg().map((x) => round(x, 2)) },
@@ -114,11 +129,14 @@ function main() {
       cpuMs: cpu,
       wallMs: wall,
       ratioToNode: { hookWarm: ratio('hookWarm'), hookCold: ratio('hookCold'), cliVersion: ratio('cliVersion'), hookWarmTierUp: ratio('hookWarmTierUp') },
+      native: node22
+        ? { node: execFileSync(node22, ['--version'], { encoding: 'utf8' }).trim(), hookWarmRatioToItsNode: nativeRatio(), met17: nativeRatio() <= 2 }
+        : { skipped: 'no Node 22 found (bench/lib/runtimes.ts)' },
       goals: { issue12: { hookWarmMaxRatio: 2.5, met: ratio('hookWarm') <= 2.5 }, issue17: { hookWarmMaxRatio: 2, met: ratio('hookWarm') <= 2 } },
     };
     writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     console.log('hook pre-commit vs node -e 0 (CPU medians, ms):', Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.median])));
-    console.log('ratios:', result.ratioToNode, 'load:', result.machine.loadavgAfter);
+    console.log('ratios:', result.ratioToNode, 'native:', result.native, 'load:', result.machine.loadavgAfter);
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });

@@ -1,5 +1,8 @@
 // MCP server benchmark: spawn → tools/list answered (vs. a bare `node -e 0`), each tool's latency on a 500-note
 // vault, and loadout token counts over several vaults. `npx tsx bench/mcp.ts` → bench/results/mcp.json
+// The spawn series runs on each runtime (bench/lib/runtimes.ts: Node 20 → node-sqlite3-wasm, a Node 22 when found →
+// node:sqlite) next to @modelcontextprotocol/server-memory on the same runtime, the peer of issue 17's goal
+// "MCP spawn ≤ 0.6× server-memory" (installed outside the project's deps: SERVER_MEMORY_INSTALL).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateVault } from './lib/vaultGen';
+import { runtimes, serverMemoryPath, SERVER_MEMORY_INSTALL } from './lib/runtimes';
 import { median, percentile, round } from './lib/stats';
 import { openProject } from '../src/core/project';
 import { getProjectLoadout } from '../src/core/loadout/loadout';
@@ -17,10 +21,10 @@ const REPO = join(__dirname, '..');
 const MCP = join(REPO, 'dist', 'mcp.mjs');
 
 /** Wall time from spawn to the tools/list response, speaking raw JSON-RPC so no client library is measured. */
-function spawnToToolsList(vault: string): Promise<number> {
+function spawnToToolsList(node: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [MCP, '--vault', vault], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(node, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
     let buf = '';
     child.stdout.on('data', (d) => {
       buf += d;
@@ -37,9 +41,9 @@ function spawnToToolsList(vault: string): Promise<number> {
   });
 }
 
-function nodeFloor(): number {
+function nodeFloor(node = process.execPath): number {
   const t0 = performance.now();
-  spawnSync(process.execPath, ['-e', '0']);
+  spawnSync(node, ['-e', '0']);
   return performance.now() - t0;
 }
 
@@ -55,7 +59,31 @@ async function main() {
     const floorMs: number[] = [];
     for (let i = 0; i < 15; i++) {
       floorMs.push(nodeFloor());
-      spawnMs.push(await spawnToToolsList(root));
+      spawnMs.push(await spawnToToolsList(process.execPath, [MCP, '--vault', root]));
+    }
+    // Per runtime (engine): ours and server-memory, interleaved, same runtime for both.
+    const peer = serverMemoryPath();
+    const memoryEnv = { ...process.env, MEMORY_FILE_PATH: join(root, 'peer-memory.jsonl') };
+    const { list, missing } = runtimes();
+    const perEngine: Record<string, unknown> = {};
+    for (const rt of list) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      const floor: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        floor.push(nodeFloor(rt.node));
+        ours.push(await spawnToToolsList(rt.node, [MCP, '--vault', root]));
+        if (peer) theirs.push(await spawnToToolsList(rt.node, [peer], memoryEnv));
+      }
+      perEngine[rt.engine] = {
+        node: spawnSync(rt.node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+        oursMs: { p50: round(median(ours)), p95: round(percentile(ours, 95)) },
+        serverMemoryMs: peer ? { p50: round(median(theirs)), p95: round(percentile(theirs, 95)) } : { skipped: `not installed: ${SERVER_MEMORY_INSTALL}` },
+        nodeFloorMs: { p50: round(median(floor)) },
+        ratioToServerMemory: peer ? round(median(ours) / median(theirs), 2) : null,
+        ratioToNode: round(median(ours) / median(floor), 2),
+        goal06xServerMemory: peer ? median(ours) / median(theirs) <= 0.6 : null,
+      };
     }
     const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, '--vault', root], stderr: 'ignore' });
     const client = new Client({ name: 'bench', version: '1' });
@@ -135,6 +163,8 @@ async function main() {
       spawnToToolsListMs: { p50: round(spawnMed), p95: round(percentile(spawnMs, 95)) },
       nodeFloorMs: { p50: round(floorMed) },
       spawnRatioToNodeFloor: round(spawnMed / floorMed),
+      spawnPerEngine: perEngine,
+      spawnNativeMissing: missing ?? null,
       toolLatencyMs500Notes: tools,
       loadoutTokens,
     };

@@ -1,77 +1,118 @@
-// Whole-process cost of a clean `k0maru scan` (500 notes, index current) against a bare `node -e 0` in the same run
-// (`npx tsx bench/startCost.ts`, needs `node esbuild.mjs` first; writes bench/results/startCost.json). Issue 17
-// item 1: the fixed start cost of one-shot processes.
+// Whole-process cost of one-shot commands against a bare `node -e 0` of the SAME runtime in the same run
+// (`npx tsx bench/startCost.ts`, needs `node esbuild.mjs` first; writes bench/results/startCost.json). Issue 17:
+// the fixed start cost, on both SQLite engines — this Node 20 (node-sqlite3-wasm) and, when one is found, a Node 22
+// (node:sqlite; bench/lib/runtimes.ts). Both runtimes work on the same vault and index file, as a Node 22 CLI and
+// a Node 20 editor would.
 //
-// Series, interleaved so a change in machine load hits all alike (medians; CPU = user + sys from bash's `time`):
-//  - node:        `node -e 0`, the floor;
-//  - version:     `k0maru --version`, the CLI's own floor (no index opened);
-//  - scan:        `k0maru scan` as shipped (SQLite's WASM without TurboFan tier-up: src/core/index/wasmTier.ts);
-//  - scanTierUp:  the same with K0MARU_WASM_TIERUP=1 (V8's default tiering) — isolates the tier-up step;
-//  - scanBase:    only with START_COST_BASE_CLI=<an older dist/cli.mjs>: that build's scan on the same vault (e.g. the
-//                 build before issue 17, whose schema check queried sqlite_master and meta on every open).
-//                 scanBase vs scanTierUp isolates the schema step (both tier up).
+// Series per runtime, interleaved so a change in machine load hits all alike (medians; CPU = user + sys from
+// bash's `time`; wall is reported too, but on a shared loaded machine it mostly measures the neighbours):
+//  - node:      `node -e 0`, the floor;
+//  - version:   `k0maru --version`, the CLI's own floor (no index opened);
+//  - scan500:   `k0maru scan`, clean (index current), 500 notes;
+//  - scan5k:    the same on 5,000 notes;
+//  - recall5k:  `k0maru recall <query> --mode bm25` on 5,000 notes;
+//  - scanTierUp (WASM only): scan500 with K0MARU_WASM_TIERUP=1 (V8's default WASM tiering; wasmTier.ts).
+// Cold index: in-process, per runtime (bench/lib/coldIndex.ts), first and steady docs/s at 5,000 notes.
+// Not measured: `recall --mode hybrid` whole-process — it needs every passage embedded first (~18,600 passages of
+// the 5,000-note vault at ~30/s with the WASM embedder: ~10 min per run), which this bench does not spend.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
 import { median, round } from './lib/stats';
 import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
+import { runtimes, type Runtime } from './lib/runtimes';
 
-const RUNS = Number(process.env.START_COST_RUNS ?? 21);
-const NOTES = Number(process.env.START_COST_NOTES ?? 500);
+const RUNS = Number(process.env.START_COST_RUNS ?? 11);
+const COLD_REPS = Number(process.env.START_COST_COLD_REPS ?? 4);
 const cli = join(__dirname, '..', 'dist', 'cli.mjs');
-const baseCli = process.env.START_COST_BASE_CLI;
 const out = join(__dirname, 'results', 'startCost.json');
-/** One whole process (CPU and wall ms); a failed run ends the bench. */
-const measure = (cwd: string, args: string[], env: NodeJS.ProcessEnv, errFile: string) => measureProcess(cwd, args, { env, errFile });
 
+type Step = { key: string; cwd: string; args: string[]; env?: NodeJS.ProcessEnv };
+
+function coldIndex(rt: Runtime, root: string): unknown {
+  const r = spawnSync(rt.node, ['--import', 'tsx', join(__dirname, 'lib', 'coldIndex.ts'), root, String(COLD_REPS)], { encoding: 'utf8', cwd: join(__dirname, '..') });
+  if (r.status !== 0) throw new Error(`cold index on ${rt.engine} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
 
 function main() {
   mkdirSync(join(__dirname, 'results'), { recursive: true });
   if (skippedWithoutCli(cli, out)) return;
-  const root = mkdtempSync(join(tmpdir(), 'k0startcost-'));
-  const errFile = join(root, 'stderr.txt');
+  const { list, missing } = runtimes();
+  const scratch = mkdtempSync(join(tmpdir(), 'k0startcost-'));
+  const errFile = join(scratch, 'stderr.txt');
+  const small = join(scratch, 'v500');
+  const big = join(scratch, 'v5000');
   try {
-    generateVault(join(root, '.k0maru', 'wiki'), NOTES);
-    measure(root, [cli, 'scan'], {}, errFile); // the cold index; every run below is a clean scan of a current index
-    if (baseCli) measure(root, [baseCli, 'scan'], {}, errFile); // an older schema stamp is upgraded here, once
+    generateVault(join(small, '.k0maru', 'wiki'), 500);
+    const gen = generateVault(join(big, '.k0maru', 'wiki'), 5000);
+    const query = gen.queries[0];
     const loadBefore = loadavg().map((x) => round(x, 2));
-    const plan: [string, string[], NodeJS.ProcessEnv][] = [
-      ['node', ['-e', '0'], {}],
-      ['version', [cli, '--version'], {}],
-      ['scan', [cli, 'scan'], {}],
-      ['scanTierUp', [cli, 'scan'], { K0MARU_WASM_TIERUP: '1' }],
-      ...(baseCli ? ([['scanBase', [baseCli, 'scan'], {}]] as [string, string[], NodeJS.ProcessEnv][]) : []),
+    // Cold indexes first (each deletes the index it builds on), then one scan leaves both vaults current.
+    const cold = Object.fromEntries(list.map((rt) => [rt.engine, coldIndex(rt, big)]));
+    for (const root of [small, big]) measureProcess(root, [cli, 'scan'], { errFile });
+    const steps = (rt: Runtime): Step[] => [
+      { key: 'node', cwd: small, args: ['-e', '0'] },
+      { key: 'version', cwd: small, args: [cli, '--version'] },
+      { key: 'scan500', cwd: small, args: [cli, 'scan'] },
+      { key: 'scan5k', cwd: big, args: [cli, 'scan'] },
+      { key: 'recall5k', cwd: big, args: [cli, 'recall', query, '--mode', 'bm25'] },
+      ...(rt.engine === 'wasm' ? [{ key: 'scanTierUp', cwd: small, args: [cli, 'scan'], env: { K0MARU_WASM_TIERUP: '1' } }] : []),
     ];
-    const series = Object.fromEntries(plan.map(([k]) => [k, { cpu: [] as number[], wall: [] as number[] }]));
+    const series: Record<string, Record<string, { cpu: number[]; wall: number[] }>> = {};
+    for (const rt of list) series[rt.engine] = Object.fromEntries(steps(rt).map((s) => [s.key, { cpu: [], wall: [] }]));
     for (let i = 0; i < RUNS; i++) {
-      for (const [k, args, env] of plan) {
-        const m = measure(root, args, env, errFile);
-        series[k].cpu.push(m.cpu);
-        series[k].wall.push(m.wall);
+      for (const rt of list) {
+        for (const s of steps(rt)) {
+          const m = measureProcess(s.cwd, s.args, { errFile, env: s.env, node: rt.node });
+          series[rt.engine][s.key].cpu.push(m.cpu);
+          series[rt.engine][s.key].wall.push(m.wall);
+        }
       }
     }
-    const cpu = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summary(v.cpu)]));
-    const wall = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, summary(v.wall)]));
-    const ratio = (k: string, of: 'cpu' | 'wall') => round(median(series[k][of]) / median(series.node[of]), 2);
-    const ratios = Object.fromEntries(plan.filter(([k]) => k !== 'node').map(([k]) => [k, { cpu: ratio(k, 'cpu'), wall: ratio(k, 'wall') }]));
+    const engines: Record<string, unknown> = {};
+    for (const rt of list) {
+      const ser = series[rt.engine];
+      const ratio = (k: string, of: 'cpu' | 'wall') => round(median(ser[k][of]) / median(ser.node[of]), 2);
+      const ratios = Object.fromEntries(Object.keys(ser).filter((k) => k !== 'node').map((k) => [k, { cpu: ratio(k, 'cpu'), wall: ratio(k, 'wall') }]));
+      const c = cold[rt.engine] as { cpu: { steadyDocsPerSec: number }; wall: { steadyDocsPerSec: number } };
+      engines[rt.engine] = {
+        node: rt.node === process.execPath ? process.version : spawnSync(rt.node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+        sqlite: rt.engine === 'wasm' ? 'node-sqlite3-wasm' : 'node:sqlite',
+        cpuMs: Object.fromEntries(Object.entries(ser).map(([k, v]) => [k, summary(v.cpu)])),
+        wallMs: Object.fromEntries(Object.entries(ser).map(([k, v]) => [k, summary(v.wall)])),
+        ratioToNode: ratios,
+        coldIndex5k: cold[rt.engine],
+        goals: {
+          cleanScanMaxRatio2: { scan500: ratios.scan500.cpu <= 2, scan5k: ratios.scan5k.cpu <= 2 },
+          recallBm25At5kMaxRatio3: ratios.recall5k.cpu <= 3,
+          coldIndexSteadyMin10k: { cpu: c.cpu.steadyDocsPerSec >= 10_000, wall: c.wall.steadyDocsPerSec >= 10_000, appliesTo: 'native' },
+        },
+      };
+    }
     const result = {
       when: new Date().toISOString(),
-      machine: { node: process.version, cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg().map((x) => round(x, 2)) },
-      notes: NOTES,
+      command: 'node esbuild.mjs && npx tsx bench/startCost.ts',
+      machine: { cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg().map((x) => round(x, 2)) },
       runs: RUNS,
-      baseCli: baseCli ?? null,
-      cpuMeasure: hasBash ? 'bash time: user+sys of the process' : 'unavailable (no bash): wall only',
-      cpuMs: cpu,
-      wallMs: wall,
-      ratioToNode: ratios,
-      goals: { issue17: { scanMaxRatio: 2, metCpu: ratios.scan.cpu <= 2, metWall: ratios.scan.wall <= 2 } },
+      recallQuery: query,
+      cpuMeasure: hasBash ? 'bash time: user+sys of the process; ratios are of CPU medians against node -e 0 of the same runtime' : 'unavailable (no bash): wall only',
+      nativeMissing: missing ?? null,
+      hybridWholeProcess: 'not measured: needs all ~18,600 passages of the 5,000-note vault embedded first (~10 min)',
+      engines,
     };
     writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
-    console.log('clean scan vs node -e 0 (medians, ms): cpu', Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.median])), 'wall', Object.fromEntries(Object.entries(wall).map(([k, v]) => [k, v.median])));
-    console.log('ratios to node:', ratios, 'load:', result.machine.loadavgAfter);
+    for (const [k, v] of Object.entries(engines)) {
+      const e = v as { cpuMs: Record<string, { median: number }>; ratioToNode: unknown; coldIndex5k: unknown };
+      console.log(k, 'CPU medians ms', Object.fromEntries(Object.entries(e.cpuMs).map(([s, m]) => [s, m.median])), 'ratios', JSON.stringify(e.ratioToNode));
+      console.log(k, 'cold index 5k', JSON.stringify(e.coldIndex5k));
+    }
+    if (missing) console.log(missing);
+    console.log('load:', result.machine.loadavgAfter);
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -9,11 +9,12 @@ export const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
  * One whole process: CPU (user + sys, with its waited-for children, from bash's `time`) and wall time, both ms.
  * Without bash only wall time is known (cpu NaN). stderr goes to `errFile` so bash's own timing line stays apart.
  */
-export function measureProcess(cwd: string, args: string[], opts: { errFile: string; env?: NodeJS.ProcessEnv; expectStatus?: number }): { cpu: number; wall: number; stderr: string } {
+export function measureProcess(cwd: string, args: string[], opts: { errFile: string; env?: NodeJS.ProcessEnv; expectStatus?: number; node?: string }): { cpu: number; wall: number; stderr: string } {
+  const node = opts.node ?? process.execPath; // another runtime (bench/lib/runtimes.ts) for the other SQLite engine
   const t = performance.now();
   const r = hasBash
-    ? spawnSync('bash', ['-c', 'TIMEFORMAT="K0CPU %3U %3S"; time "$0" "$@" 2>"$K0_ERR" >/dev/null', process.execPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...opts.env, K0_ERR: opts.errFile } })
-    : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...opts.env } });
+    ? spawnSync('bash', ['-c', 'TIMEFORMAT="K0CPU %3U %3S"; time "$0" "$@" 2>"$K0_ERR" >/dev/null', node, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...opts.env, K0_ERR: opts.errFile } })
+    : spawnSync(node, args, { cwd, encoding: 'utf8', env: { ...process.env, ...opts.env } });
   const wall = performance.now() - t;
   const stderr = hasBash ? readFileSync(opts.errFile, 'utf8') : r.stderr;
   const m = /K0CPU ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
