@@ -1,11 +1,17 @@
 // Foundation benchmark: incremental scan vs. the bare stat floor, cold indexing rate, BM25 recall latency,
-// at several vault sizes, plus the real ADR corpus. `npx tsx bench/foundation.ts` → bench/results/foundation.json
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+// at several vault sizes, plus the real ADR corpus, plus the BM25 channel's growth from 500 to 20,000 notes
+// (issue #17: the statement before and after, side by side in one run, and nDCG@10 of both on bench/quality).
+//   npx tsx bench/foundation.ts [--quick] [--bm25-only]  → bench/results/foundation.json
+// --bm25-only runs only the BM25 part and replaces that part of the existing results file.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openProject } from '../src/core/project';
 import { recall } from '../src/core/search/recall';
+import { searchBm25, type Bm25Strategy } from '../src/core/search/bm25';
+import { buildFtsQuery } from '../src/core/search/ftsQuery';
 import { generateVault } from './lib/vaultGen';
+import { readGradedQueries } from './quality/graded';
 import { median, percentile, round, timeAsync, timeIt } from './lib/stats';
 
 function statWalk(dir: string): number {
@@ -111,8 +117,153 @@ async function benchCorpus() {
   }
 }
 
+const STRATEGIES: Bm25Strategy[] = ['legacy', 'exact'];
+
+/**
+ * A generated vault kept between runs in the temp dir (20,000 notes take a while to write and to index): the notes
+ * are written once per size and seed, the index is reused and brought up to date by a scan.
+ */
+async function cachedVault(n: number) {
+  const root = join(tmpdir(), 'k0maru-bench-vaults', `v${n}-seed42`);
+  const marker = join(root, 'queries.json');
+  if (!existsSync(marker)) {
+    rmSync(root, { recursive: true, force: true });
+    const gen = generateVault(join(root, '.k0maru', 'wiki'), n);
+    writeFileSync(marker, JSON.stringify(gen.queries));
+  }
+  const queries = JSON.parse(readFileSync(marker, 'utf8')) as string[];
+  const p = openProject({ vault: root });
+  await p.scan();
+  return { p, queries };
+}
+
+/** Least-squares slope of log(y) over log(x): the exponent of y ∝ x^k. */
+function exponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  const num = lx.reduce((s, x, i) => s + (x - mx) * (ly[i] - my), 0);
+  const den = lx.reduce((s, x) => s + (x - mx) ** 2, 0);
+  return round(num / den, 3);
+}
+
+/**
+ * The BM25 channel alone (what recall --mode bm25 spends in SQLite), the old and the new statement timed on the same
+ * query one after the other so load hits both alike; pool 20 is what recall uses for limit 5.
+ */
+interface Bm25Row {
+  notes: number;
+  chunks: number;
+  queries: number;
+  matchedChunks: { p50: number; p95: number };
+  legacyMs: { p50: number; p95: number };
+  exactMs: { p50: number; p95: number };
+  sameHitsAsLegacy: number;
+  recallBm25Ms: { p50: number; p95: number };
+}
+
+async function bm25Scaling(sizes: number[]) {
+  const rows: Bm25Row[] = [];
+  for (const n of sizes) {
+    const { p, queries } = await cachedVault(n);
+    try {
+      for (const q of queries) for (const s of STRATEGIES) searchBm25(p.index, q, 20, { strategy: s });
+      const times: Record<string, number[]> = { legacy: [], exact: [] };
+      let identical = 0;
+      for (const q of queries) {
+        const got: string[] = [];
+        for (const s of STRATEGIES) {
+          const t = performance.now();
+          const hits = searchBm25(p.index, q, 20, { strategy: s });
+          times[s].push(performance.now() - t);
+          got.push(hits.map((h) => `${h.docId}:${h.chunkId}:${h.score.toFixed(9)}`).join());
+        }
+        if (got[0] === got[1]) identical++;
+      }
+      const matches = queries.map((q) => Number(p.index.get('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [buildFtsQuery(q)])!.n));
+      const recallTimes: number[] = [];
+      for (const q of queries) recallTimes.push(await timeAsync(() => recall(p, q, { mode: 'bm25', limit: 5 })));
+      const stat = (xs: number[]) => ({ p50: round(median(xs), 3), p95: round(percentile(xs, 95), 3) });
+      const row: Bm25Row = {
+        notes: n,
+        chunks: Number(p.index.get('SELECT COUNT(*) AS n FROM chunks')!.n),
+        queries: queries.length,
+        matchedChunks: { p50: median(matches), p95: percentile(matches, 95) },
+        legacyMs: stat(times.legacy),
+        exactMs: stat(times.exact),
+        sameHitsAsLegacy: identical,
+        recallBm25Ms: stat(recallTimes),
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
+    } finally {
+      p.close();
+    }
+  }
+  const fit = (pick: (r: Bm25Row) => number, x: (r: Bm25Row) => number) => exponent(rows.map(x), rows.map(pick));
+  const exponents = rows.length < 2 ? undefined : {
+    note: 'k in ms ∝ x^k, least squares over the sizes above; x = notes, or the p50 number of chunks a query matches',
+    legacyP95VsNotes: fit((r) => r.legacyMs.p95, (r) => r.notes),
+    exactP95VsNotes: fit((r) => r.exactMs.p95, (r) => r.notes),
+    legacyP50VsNotes: fit((r) => r.legacyMs.p50, (r) => r.notes),
+    exactP50VsNotes: fit((r) => r.exactMs.p50, (r) => r.notes),
+    legacyP50VsMatches: fit((r) => r.legacyMs.p50, (r) => r.matchedChunks.p50),
+    exactP50VsMatches: fit((r) => r.exactMs.p50, (r) => r.matchedChunks.p50),
+  };
+  return { load: (await import('node:os')).loadavg().map((x) => round(x, 2)), sizes: rows, exponents, quality: await bm25Quality() };
+}
+
+function ndcg10(ranked: string[], rel: Record<string, number>): number {
+  const gain = (g: number) => 2 ** g - 1;
+  const dcg = ranked.slice(0, 10).reduce((s, p, i) => s + gain(rel[p] ?? 0) / Math.log2(i + 2), 0);
+  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, 10).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  return ideal ? dcg / ideal : 0;
+}
+
+/**
+ * nDCG@10 of the BM25 channel on bench/quality's graded queries over the real corpus, per query type, for both
+ * statements: ranked as recall --mode bm25 ranks them (pool 30 for limit 10, superseded notes at half score).
+ */
+async function bm25Quality() {
+  const corpus = join(__dirname, '..', '..', 'shared', 'corpus', 'adr-vault');
+  if (!existsSync(corpus)) return { skipped: `corpus not found at ${corpus}` };
+  const root = mkdtempSync(join(tmpdir(), 'k0-bm25q-'));
+  mkdirSync(join(root, '.k0maru'));
+  writeFileSync(join(root, '.k0maru', 'config.json'), JSON.stringify({ vault: corpus }));
+  const p = openProject({ vault: root });
+  try {
+    await p.scan();
+    const docs = new Map(p.index.all('SELECT id, path, superseded FROM documents').map((r) => [Number(r.id), { path: String(r.path), superseded: Number(r.superseded) === 1 }]));
+    const out: Record<string, Record<string, number>> = {};
+    for (const s of STRATEGIES) {
+      const acc: Record<string, number[]> = { all: [] };
+      for (const q of readGradedQueries()) {
+        const ranked = searchBm25(p.index, q.query, 30, { strategy: s })
+          .map((h) => ({ ...docs.get(h.docId)!, score: docs.get(h.docId)!.superseded ? h.score * 0.5 : h.score }))
+          .sort((a, b) => b.score - a.score)
+          .map((d) => d.path);
+        for (const k of ['all', q.type]) (acc[k] ??= []).push(ndcg10(ranked, q.relevant));
+      }
+      out[s] = Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, round(v.reduce((a, b) => a + b, 0) / v.length, 4)]));
+    }
+    return { ndcg10: out };
+  } finally {
+    p.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function main() {
-  const sizes = process.argv.includes('--quick') ? [500] : [500, 5000];
+  const quick = process.argv.includes('--quick');
+  const outFile = join(__dirname, 'results', 'foundation.json');
+  if (process.argv.includes('--bm25-only')) {
+    const previous = existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : {};
+    previous.bm25Scaling = { date: new Date().toISOString(), ...(await bm25Scaling(quick ? [500, 5000] : [500, 5000, 20000])) };
+    writeFileSync(outFile, JSON.stringify(previous, null, 2) + '\n');
+    return;
+  }
+  const sizes = quick ? [500] : [500, 5000];
   const results: Record<string, unknown> = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length }, date: new Date().toISOString(), sizes: [] as unknown[] };
   for (const n of sizes) {
     const r = await benchSize(n);
@@ -121,8 +272,9 @@ async function main() {
   }
   results.corpus = await benchCorpus();
   console.log(JSON.stringify({ corpus: results.corpus }));
+  results.bm25Scaling = await bm25Scaling(quick ? [500, 5000] : [500, 5000, 20000]);
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(join(__dirname, 'results', 'foundation.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(outFile, JSON.stringify(results, null, 2) + '\n');
 }
 
 main().catch((e) => {

@@ -13,7 +13,11 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-export function buildFtsQuery(query: string): string | null {
+/**
+ * The quoted FTS5 phrases of a query, stopwords dropped unless nothing else is left, duplicates removed. Each one is
+ * a complete, valid FTS5 expression on its own, so the BM25 channel can combine them (OR, AND, column filters).
+ */
+export function ftsPhrases(query: string): string[] {
   const terms = query.split(/\s+/).filter(Boolean);
   const clauses: string[] = [];
   const fallback: string[] = [];
@@ -25,9 +29,12 @@ export function buildFtsQuery(query: string): string | null {
     if (toks.length === 1 && STOPWORDS.has(toks[0])) continue;
     clauses.push(clause);
   }
-  const chosen = clauses.length ? clauses : fallback;
-  if (!chosen.length) return null;
-  return [...new Set(chosen)].join(' OR ');
+  return [...new Set(clauses.length ? clauses : fallback)];
+}
+
+export function buildFtsQuery(query: string): string | null {
+  const phrases = ftsPhrases(query);
+  return phrases.length ? phrases.join(' OR ') : null;
 }
 
 /** Query tokens worth highlighting in a snippet. */
