@@ -93,10 +93,12 @@ export class StaleCommands {
     return reportErrors(this.host, 'Mark Verified', async () => {
       const ref = await this.pickNote(project, arg, 'Mark which note verified against HEAD?');
       if (!ref) return undefined;
-      const result = await loadCore().verifyNotes(project, [ref.entry.path]);
+      // verifyNotes rescans once it wrote: through the host's scan gate, so it never runs beside the watcher's scan
+      // of the same file, and the status bar, the views and the console hear about it like after any scan.
+      const controller = this.host.controller();
+      const gated: Project = controller ? { ...project, scan: () => controller.scan('command') } : project;
+      const result = await loadCore().verifyNotes(gated, [ref.entry.path]);
       this.host.log.info(`verified ${ref.entry.path} against HEAD (was stale: ${ref.entry.info.reason})`);
-      // The host's own scan too, so the status bar, the views and the console hear about it like after any scan.
-      await this.host.controller()?.scan('command').catch(() => undefined);
       this.host.refreshViews();
       return result;
     });
