@@ -30,17 +30,19 @@ const SUPERSEDED_FACTOR = 0.5;
 /**
  * A stale note (code it names changed since it was last true) may still be right, so it is demoted far less than a
  * superseded one, and it must never hide the only answer. Measured by bench/staleFactor.ts on the 56 graded
- * queries of bench/quality/queries.json over the real ADR corpus (380 notes), BM25 channel, notes marked stale
- * in-process: (a) of 10 ordered pairs of equal-grade relevant notes both in the top 20, how often the fresh one
- * ranks above the stale one; (b) of the 27 single-answer queries answered in the top 5, how many still are when
- * their one answer is stale.
+ * queries of bench/quality/queries.json over the real ADR corpus (380 notes), notes marked stale in-process:
+ * (a) of the 10 ordered pairs of equal-grade relevant notes both in the top 20, how often the fresh one ranks
+ * above the stale one; (b) of the 27 single-answer queries answered in the top 5, how many still are when their
+ * one answer is stale (bench/results/staleFactor-*.json).
  *
- *   factor   1.0   0.95  0.9   0.85  0.8   0.7   0.6   0.5   0.4   0.3
- *   (a)      5/10  9/10  9/10  9/10  9/10  10/10 10/10 10/10 10/10 10/10
- *   (b)     27/27 27/27 27/27 25/27 25/27 25/27 24/27 23/27 20/27 15/27
+ *   factor          1.0   0.95  0.9   0.85  0.8   0.7   0.6   0.5   0.4   0.3
+ *   hybrid (a)      5/10  7/10  7/10  9/10 10/10 10/10 10/10 10/10 10/10 10/10
+ *   hybrid (b)     27/27 27/27 27/27 26/27 26/27 25/27 25/27 24/27 21/27 17/27
+ *   bm25   (a)      5/10  9/10  9/10  9/10  9/10 10/10 10/10 10/10 10/10 10/10
+ *   bm25   (b)     27/27 27/27 27/27 25/27 25/27 25/27 24/27 23/27 20/27 15/27
  *
- * 0.9 is the strongest demotion that hides no only answer: 0.85 already pushes 2 of 27 out of the top 5, and 0.7
- * wins the last pair only at the same cost. (10 pairs is all the graded set offers: the figure is coarse.)
+ * 0.9 is the strongest demotion that hides no only answer in either mode: 0.85 already pushes one (hybrid) or two
+ * (BM25) of 27 out of the top 5. (10 pairs is all the graded set offers: (a) is coarse.)
  */
 export const STALE_FACTOR = 0.9;
 export const MAX_LIMIT = 100;
