@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BENCHES = ['foundation.ts', 'guard.ts', 'economy.ts', 'embed.ts', 'mcp.ts', 'console.ts', 'guardEval.ts', 'hookStart.ts', 'startCost.ts', 'offloadEval.ts', 'gcEval.ts'];
+const BENCHES = ['foundation.ts', 'guard.ts', 'economy.ts', 'embed.ts', 'mcp.ts', 'console.ts', 'guardEval.ts', 'hookStart.ts', 'startCost.ts', 'offloadEval.ts', 'gcEval.ts', 'stale.ts'];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const extra = process.argv.slice(2).filter((a) => a.startsWith('--'));
 let failed = 0;
