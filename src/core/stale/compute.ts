@@ -1,5 +1,5 @@
 import type { Anchor, StaleAnchor, StaleInfo } from './types';
-import { changedLines, changesSince, fileAt, historySince, type FileChange, type PathHistory } from './gitQueries';
+import { changedLines, changesSince, fileAt, historySince, shifted, touches, type FileChange, type PathHistory } from './gitQueries';
 import { readWorkingText, type DefinitionCache } from './symbolIndex';
 import type { Definition } from './definitions';
 
@@ -32,10 +32,11 @@ export interface ComputeContext {
 
 type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[] };
 
-const overlaps = (ranges: [number, number][] | undefined, start: number, end: number) =>
-  !!ranges?.some(([a, b]) => b >= start && a <= end);
-
-export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[]): Promise<Map<number, Verdict>> {
+/**
+ * `fromLastCheck`: `base` is the HEAD of the last check and every note given was fresh then, so ranges are the
+ * anchors' `current` ones (no need to read the files at the base).
+ */
+export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false): Promise<Map<number, Verdict>> {
   const out = new Map<number, Verdict>();
   const changes = await changesSince(ctx.top, base, ctx.signal);
   if (!changes) {
@@ -53,7 +54,9 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       const ch: FileChange | undefined = changes.get(a.path);
       if (a.absent && !ch) return; // never existed at the base either: not an anchor
       const i = anchors.length;
-      const moved = ch?.kind === 'R' ? { ...a, path: ch.to!, absent: undefined } : { ...a, absent: a.absent && ch?.kind !== 'D' ? undefined : a.absent };
+      // A range from an earlier check means nothing against another base: recomputed from the base's own numbering.
+      const current = fromLastCheck ? a.current : undefined;
+      const moved = ch?.kind === 'R' ? { ...a, path: ch.to!, absent: undefined, current } : { ...a, absent: a.absent && ch?.kind !== 'D' ? undefined : a.absent, current };
       anchors.push(moved);
       texts.push(n.texts[k]);
       olds.push(a.path);
@@ -75,25 +78,35 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       const a = w.anchors[i];
       const old = w.olds[i];
       const paths = old === a.path ? [old] : [old, a.path];
-      const ranges = hunks.get(old);
+      const hs = hunks.get(old);
+      const [from, to] = fromLastCheck && a.current ? a.current : [a.startLine ?? 1, a.endLine ?? a.startLine ?? 1];
       if (a.kind === 'lines') {
-        if (overlaps(ranges, a.startLine ?? 1, a.endLine ?? a.startLine ?? 1)) w.found.push({ i, kind: 'changed', paths });
+        if (touches(hs, from, to)) w.found.push({ i, kind: 'changed', paths });
+        else w.anchors[i] = { ...a, current: shifted(hs, from, to) };
         continue;
       }
       const name = a.symbol!;
-      if (!baseDefs.has(old)) {
-        const text = await fileAt(ctx.top, base, old, ctx.signal);
-        baseDefs.set(old, text === undefined ? [] : await ctx.cache.of(old, text));
+      let atBase: { startLine: number; endLine: number } | undefined = { startLine: from, endLine: to };
+      if (!fromLastCheck) {
+        if (!baseDefs.has(old)) {
+          const text = await fileAt(ctx.top, base, old, ctx.signal);
+          baseDefs.set(old, text === undefined ? [] : await ctx.cache.of(old, text));
+        }
+        atBase = nearest(baseDefs.get(old)!.filter((d) => d.name === name), a.startLine ?? 1);
       }
-      const atBase = nearest(baseDefs.get(old)!.filter((d) => d.name === name), a.startLine ?? 1);
       if (!atBase) continue; // not defined at the base: nothing the note could have described there
       if (!nowDefs.has(a.path)) {
         const text = readWorkingText(ctx.top, a.path);
         nowDefs.set(a.path, text === undefined ? undefined : await ctx.cache.of(a.path, text));
       }
-      const now = nowDefs.get(a.path);
-      if (!now || !now.some((d) => d.name === name)) w.found.push({ i, kind: 'removed', paths });
-      else if (overlaps(ranges, atBase.startLine, atBase.endLine)) w.found.push({ i, kind: 'changed', paths });
+      const now = nowDefs.get(a.path)?.filter((d) => d.name === name) ?? [];
+      if (!now.length) w.found.push({ i, kind: 'removed', paths });
+      else if (touches(hs, atBase.startLine, atBase.endLine)) w.found.push({ i, kind: 'changed', paths });
+      else {
+        const [s0] = shifted(hs, atBase.startLine, atBase.endLine);
+        const d = nearest(now, s0)!;
+        w.anchors[i] = { ...a, current: [d.startLine, d.endLine] };
+      }
     }
   }
 

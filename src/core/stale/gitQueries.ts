@@ -124,26 +124,48 @@ export async function changesSince(top: string, base: string, signal?: AbortSign
   return out;
 }
 
-/** Old-side changed line ranges per old path (`git diff -M -U0 base -- paths`); a pure insertion is [n+0.5]. */
-export async function changedLines(top: string, base: string, paths: string[], signal?: AbortSignal): Promise<Map<string, [number, number][]>> {
-  const out = new Map<string, [number, number][]>();
+/** One `-U0` hunk: `count` 0 is a pure insertion after (old side) or deletion before (new side) `start`. */
+export interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+}
+
+/** Changed hunks per old path (`git diff -M -U0 base -- paths`, base vs the working tree). */
+export async function changedLines(top: string, base: string, paths: string[], signal?: AbortSignal): Promise<Map<string, Hunk[]>> {
+  const out = new Map<string, Hunk[]>();
   if (!paths.length) return out;
   const text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '-U0', '--no-color', base, '--', ...paths], { signal, worktree: true });
-  let current: [number, number][] | undefined;
+  let current: Hunk[] | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('--- ')) {
       const p = line.slice(4);
       current = p === '/dev/null' ? undefined : [];
       if (current) out.set(p.replace(/^a\//, ''), current);
     } else if (line.startsWith('@@') && current) {
-      const m = /^@@ -(\d+)(?:,(\d+))?/.exec(line);
+      const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))?/.exec(line);
       if (!m) continue;
-      const start = Number(m[1]);
-      const count = m[2] === undefined ? 1 : Number(m[2]);
-      current.push(count === 0 ? [start + 0.5, start + 0.5] : [start, start + count - 1]);
+      current.push({ oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]) });
     }
   }
   return out;
+}
+
+/** Does any hunk change (or insert inside) old lines [start, end]? */
+export function touches(hunks: Hunk[] | undefined, start: number, end: number): boolean {
+  if (!hunks) return false;
+  return hunks.some((h) => (h.oldCount === 0 ? h.oldStart >= start && h.oldStart < end : h.oldStart <= end && h.oldStart + h.oldCount - 1 >= start));
+}
+
+/** Where old lines [start, end] are on the new side, given hunks that do not touch them. */
+export function shifted(hunks: Hunk[] | undefined, start: number, end: number): [number, number] {
+  let delta = 0;
+  for (const h of hunks ?? []) {
+    const before = h.oldCount === 0 ? h.oldStart < start : h.oldStart + h.oldCount - 1 < start;
+    if (before) delta += h.newCount - h.oldCount;
+  }
+  return [start + delta, end + delta];
 }
 
 export interface PathHistory {

@@ -28,6 +28,11 @@ export interface Anchor {
    * (it was deleted or renamed since); otherwise it names a file that never existed and is ignored.
    */
   absent?: boolean;
+  /**
+   * For `lines` and `symbol`: the range at the last check, in the numbering of the tree checked then (edits above
+   * move lines). An update after new commits compares from there, with one diff for every note fresh at that check.
+   */
+  current?: [number, number];
 }
 
 export interface StaleAnchor {

@@ -212,6 +212,11 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
 
   const cut = shallowBoundary(repo);
   const todo = new Map<string, NoteAnchors[]>();
+  // Notes fresh at the last check, unchanged since, whose files were clean then: compared from that HEAD in one go.
+  const sinceLast: NoteAnchors[] = [];
+  const dirtyThen = new Set(JSON.parse(readMeta(idx, 'dirty') ?? '[]') as string[]);
+  const changedIds = new Set(changedDocs.map((d) => d.id));
+  const fromLast = !!prevHead && (prevHead === head || fastForward);
   const docById = new Map(docs.map((d) => [d.id, d]));
   for (const n of anchored) {
     const doc = docById.get(n.docId);
@@ -237,6 +242,10 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     }
     const affected = full || baseMoved || n.state === 'unchecked' || n.anchors.some((a) => touched.has(a.path));
     if (!affected) continue;
+    if (fromLast && n.state === 'fresh' && !changedIds.has(n.docId) && !n.anchors.some((a) => dirtyThen.has(a.path))) {
+      sinceLast.push({ docId: n.docId, anchors: n.anchors, texts: n.texts });
+      continue;
+    }
     let list = todo.get(base);
     if (!list) todo.set(base, (list = []));
     list.push({ docId: n.docId, anchors: n.anchors, texts: n.texts });
@@ -249,6 +258,14 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     const part = bases.slice(i, i + 2);
     const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal }, b, todo.get(b)!)));
     for (const r of results) for (const [id, v] of r) verdicts.set(id, v);
+  }
+  if (sinceLast.length) {
+    for (const [id, v] of await computeForBase({ top, cache, signal }, prevHead, sinceLast, true)) {
+      const n = next.get(id)!;
+      // The reasons count commits since the last check; the note's own base is what "since" names.
+      if (v.info) v.info = { ...v.info, since: n.base.slice(0, 7), base: n.base };
+      verdicts.set(id, v);
+    }
   }
   for (const [id, v] of verdicts) {
     const n = next.get(id)!;

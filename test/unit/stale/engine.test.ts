@@ -166,3 +166,35 @@ test('readStale answers per doc id from the index alone; {} before any computati
     r.cleanup();
   }
 });
+
+test('incremental checks follow moved lines: lines pushed down by an edit above are still the anchored ones', async () => {
+  const r = staleRepo();
+  try {
+    const body = (top: string, y: string) => `${top}export const x = 1;\nexport const y = ${y};\nexport const z = 3;\n`;
+    r.write('src/other.ts', body('', '2'));
+    r.note('lines.md', '# Lines\n\nSee `src/other.ts:2`.\n');
+    r.commit('initial');
+    const p = r.open();
+    await p.scan();
+    // Two lines inserted above: the anchored `y` line is now line 4, and line 2 is the old line... x's neighbour.
+    r.write('src/other.ts', body('// one\n// two\n', '2'));
+    r.commit('header');
+    await p.scan();
+    assert.deepEqual(listStale(p.index), [], 'an insertion above is not a change of the lines');
+    // An edit at the anchor's written number (now a comment line) is not the anchored line...
+    r.write('src/other.ts', body('// one\n// TWO\n', '2'));
+    r.commit('comment');
+    await p.scan();
+    assert.deepEqual(listStale(p.index), [], 'line 2 now holds other text');
+    // ...and an edit to the moved line is.
+    r.write('src/other.ts', body('// one\n// TWO\n', '5'));
+    const c = r.commit('y is 5');
+    await p.scan();
+    const stale = listStale(p.index);
+    assert.equal(stale.length, 1);
+    assert.match(stale[0].info.reason, new RegExp(`changed in 1 commit since this note \\(last ${c.slice(0, 7)}`));
+    assert.notEqual(stale[0].info.base, c);
+  } finally {
+    r.cleanup();
+  }
+});
