@@ -104,6 +104,8 @@ export const SearchHit = z.object({
   boost: z.number().optional(),
   /** Present when the note is stale: its anchored code changed since its base. */
   stale: StaleMark.optional(),
+  /** What a stale note's score was multiplied by (recall's documented demotion), when it was demoted. */
+  staleFactor: z.number().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

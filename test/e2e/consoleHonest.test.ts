@@ -185,9 +185,16 @@ test('a note whose anchored file changed in a later commit shows a Stale badge w
   assert.ok(badge.since.length >= 7 && base.startsWith(badge.since), `since ${badge.since} abbreviates ${base}`);
   assert.match(badge.title, /src\/a\.ts/);
   assert.ok(badge.title.includes(head.slice(0, 7)), `the reason names the commit that changed it: ${badge.title}`);
-  // The same reason the CLI gives an agent.
-  const cliHits = (JSON.parse(cli(['recall', 'parser entry point', '--mode', 'bm25', '--json'])) as { hits: { path: string; stale?: { reason: string } }[] }).hits;
-  assert.equal(cliHits.find((h) => h.path === STALE_NOTE)?.stale?.reason, badge.title);
+  // The same reason the CLI gives an agent, and the same demotion.
+  type CliHit = { path: string; stale?: { reason: string }; explain: { staleFactor?: number } };
+  const cliHits = (JSON.parse(cli(['recall', 'parser entry point', '--mode', 'bm25', '--json'])) as { hits: CliHit[] }).hits;
+  const cliStale = cliHits.find((h) => h.path === STALE_NOTE);
+  assert.equal(cliStale?.stale?.reason, badge.title);
+  const factor = Number(await page.getAttribute(`${hit} [data-testid=hit-stale-factor]`, 'data-value'));
+  assert.ok(factor > 0 && factor < 1 && factor === cliStale?.explain.staleFactor, `the page shows the demotion ×${factor}`);
+  const bm25 = Number(await page.getAttribute(`${hit} [data-testid=hit-bm25]`, 'data-value'));
+  const score = Number(await page.getAttribute(`${hit} [data-testid=hit-fused]`, 'data-score'));
+  assert.ok(Math.abs(score - bm25 * factor) <= 1e-9 * bm25, `score ${score} = BM25 ${bm25} × ${factor}`);
 
   // Folded, then opened: the reason in full and the base commit.
   assert.equal(await page.isVisible(`${hit} [data-testid=stale-reason]`), false);
@@ -199,4 +206,5 @@ test('a note whose anchored file changed in a later commit shows a Stale badge w
   const fresh = `[data-testid=hit][data-path="${FRESH_NOTE}"]`;
   await page.waitForSelector(fresh);
   assert.equal(await page.$(`${fresh} [data-testid=stale]`), null, 'the note anchored to an unchanged file is not stale');
+  assert.equal(await page.$(`${fresh} [data-testid=hit-stale-factor]`), null, 'and not demoted');
 });

@@ -133,6 +133,10 @@ function renderHit(hit: SearchHit, open: (hit: SearchHit) => void): HTMLElement 
   const fused = h('span', { class: 'channel fused', testid: 'hit-fused', 'data-value': fusedValue, 'data-score': hit.score },
     `${hit.fused !== undefined ? 'Fused' : 'Score'} ${fusedValue.toFixed(4)}`,
     hit.score !== fusedValue ? ` → ${hit.score.toFixed(4)}` : '');
+  // A stale note ranks lower by a documented factor: the debugger says so, or its score would look unexplained.
+  const demoted = hit.staleFactor !== undefined && hit.staleFactor !== 1
+    ? h('span', { class: 'channel stale-factor', testid: 'hit-stale-factor', 'data-value': hit.staleFactor }, `stale ×${hit.staleFactor}`)
+    : null;
   const boost = hit.boost && hit.boost > 0
     ? h('span', { class: 'badge boost', testid: 'graph-boost', 'data-value': hit.boost }, `+${hit.boost.toFixed(2)} Graph Boost`)
     : null;
@@ -143,7 +147,7 @@ function renderHit(hit: SearchHit, open: (hit: SearchHit) => void): HTMLElement 
   return h('li', { class: `hit${hit.superseded ? ' is-superseded' : ''}${hit.stale ? ' is-stale' : ''}`, testid: 'hit', 'data-path': hit.path },
     h('div', { class: 'hit-head' }, title, boost, superseded, stale, h('span', { class: 'tier' }, hit.tier)),
     h('div', { class: 'hit-where muted' }, hit.path, hit.heading ? ` › ${hit.heading}` : '', hit.line ? `:${hit.line}` : ''),
-    h('div', { class: 'channels' }, bm25, vector, fused),
+    h('div', { class: 'channels' }, bm25, vector, fused, demoted),
     hit.stale ? renderStale(hit.stale) : null,
     h('p', { class: 'hit-snippet', testid: 'hit-snippet' }, hit.snippet));
 }

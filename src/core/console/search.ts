@@ -3,7 +3,6 @@ import type { Project } from '../project';
 import { fuse, indexGraph, parseFusion, type FusionOptions } from '../search/fusion';
 import { recallWithVectors, type VectorSource } from '../host/recallPolicy';
 import type { RecallHit, VectorChannel } from '../search/types';
-import type { StaleInfo } from '../stale/types';
 
 /** Says what a fusion preset computes, for the debugger's status line (the fused column means this). */
 export function describeFusion(f: FusionOptions): string {
@@ -59,12 +58,13 @@ export async function searchForConsole(project: Project, p: ParamsOf<'search'>, 
       fused: h.explain.fused,
       boost: h.explain.boost,
       stale: staleMark(h),
+      staleFactor: h.explain.staleFactor,
     })),
   };
 }
 
 /** The hit's staleness as the page shows it (the reason, the base commit, each stale anchor). */
-function staleMark(hit: RecallHit & { stale?: StaleInfo }): SearchResult['hits'][number]['stale'] {
+function staleMark(hit: RecallHit): SearchResult['hits'][number]['stale'] {
   const s = hit.stale;
   if (!s) return undefined;
   return { reason: s.reason, since: s.since, base: s.base, anchors: s.anchors.map((a) => ({ anchor: a.anchor, path: a.path, reason: a.reason })) };
