@@ -19,12 +19,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
 import { median, round } from './lib/stats';
-import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
+import { hasBash, measureProcess, privateCli, skippedWithoutCli, summary } from './lib/processCost';
 import { findNode22 } from './lib/runtimes';
 import { GITIGNORE_LINES } from '../src/core/vault/init';
 
 const RUNS = Number(process.env.HOOK_START_RUNS ?? 21);
-const cli = join(__dirname, '..', 'dist', 'cli.mjs');
+const builtCli = join(__dirname, '..', 'dist', 'cli.mjs');
 const out = join(__dirname, 'results', 'hookStart.json');
 
 const PROSE = [
@@ -71,7 +71,8 @@ const node22 = findNode22();
 
 function main() {
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  if (skippedWithoutCli(cli, out)) return;
+  if (skippedWithoutCli(builtCli, out)) return;
+  const cli = privateCli(builtCli);
   const root = makeRepo();
   const cacheFile = join(root, '.k0maru', 'cache', 'guard-rules.json');
   try {

@@ -21,12 +21,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateVault } from './lib/vaultGen';
 import { median, round } from './lib/stats';
-import { hasBash, measureProcess, skippedWithoutCli, summary } from './lib/processCost';
+import { hasBash, measureProcess, privateCli, skippedWithoutCli, summary } from './lib/processCost';
 import { runtimes, type Runtime } from './lib/runtimes';
 
 const RUNS = Number(process.env.START_COST_RUNS ?? 11);
 const COLD_REPS = Number(process.env.START_COST_COLD_REPS ?? 4);
-const cli = join(__dirname, '..', 'dist', 'cli.mjs');
+const builtCli = join(__dirname, '..', 'dist', 'cli.mjs');
 const out = join(__dirname, 'results', 'startCost.json');
 
 type Step = { key: string; cwd: string; args: string[]; env?: NodeJS.ProcessEnv };
@@ -39,7 +39,8 @@ function coldIndex(rt: Runtime, root: string): unknown {
 
 function main() {
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  if (skippedWithoutCli(cli, out)) return;
+  if (skippedWithoutCli(builtCli, out)) return;
+  const cli = privateCli(builtCli);
   const { list, missing } = runtimes();
   const scratch = mkdtempSync(join(tmpdir(), 'k0startcost-'));
   const errFile = join(scratch, 'stderr.txt');

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { median, percentile, round } from './stats';
 
 /** Whether CPU time can be measured (bash's `time`); without bash only wall time is. */
@@ -32,4 +34,15 @@ export function skippedWithoutCli(cli: string, out: string): boolean {
   writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), skipped: 'dist/cli.mjs missing: run `node esbuild.mjs` first' }, null, 2) + '\n');
   console.log('skipped: dist/cli.mjs missing');
   return true;
+}
+
+/**
+ * A private copy of the built CLI (dist/ without source maps and the webview), removed on exit: several people
+ * rebuild dist/ while a bench runs, and a rebuild renames the lazy chunks under a running series.
+ */
+export function privateCli(cli: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'k0bench-dist-'));
+  cpSync(dirname(cli), dir, { recursive: true, filter: (src) => !src.endsWith('.map') && !src.includes('/webview') });
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'cli.mjs');
 }
