@@ -6,7 +6,8 @@ import { generateVault, rng } from '../lib/vaultGen';
 
 /**
  * A generated repository with a long history, for the staleness benchmarks: `files` TypeScript sources of four
- * functions each, `commits` commits (the first adds everything, each later one edits the bodies of 3 files), and
+ * functions each, `commits` commits (the first adds everything, each later one edits the bodies of 3 files, picked
+ * by a Zipf law), and
  * the notes of bench/lib/vaultGen (its realistic vocabulary) committed in `noteBases` batches spread over the
  * history, so they have that many distinct bases. With `anchors`, each note ends with a "Code" section naming
  * `anchorsPerNote` anchors: a path, a line range, a function, a function written as a call (half are symbols).
@@ -51,7 +52,7 @@ function readNotes(dir: string): { path: string; text: string }[] {
 export interface GeneratedRepo {
   root: string;
   anchorCount: number;
-  /** Edits `n` distinct files' function bodies and commits them (the "commit touching 20 files"). */
+  /** Edits `n` distinct files' function bodies (picked uniformly) and commits them (the "commit touching 20 files"). */
   commitTouching(n: number, message: string): string[];
 }
 
@@ -110,9 +111,27 @@ export function generateRepo(root: string, spec: RepoSpec): GeneratedRepo {
     ...versions.map((v, i) => ({ path: filePath(i), text: source(i, v) })),
   ];
   commit(1, 'initial import', initial);
+  // Which files a commit edits follows a Zipf law (as in real repositories: a few hot files change all the time,
+  // most rarely), so a note's anchors are not all stale by construction.
+  const weights = Array.from({ length: spec.files }, (_, i) => 1 / (i + 1));
+  const cumulative: number[] = [];
+  weights.reduce((acc, w, i) => (cumulative[i] = acc + w), 0);
+  const total = cumulative[cumulative.length - 1];
+  const order = Array.from({ length: spec.files }, (_, i) => i).sort(() => r() - 0.5); // hot files anywhere in the tree
+  const pickHot = () => {
+    const x = r() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return order[lo];
+  };
   for (let c = 2; c <= spec.commits; c++) {
     const touched = new Set<number>();
-    while (touched.size < 3) touched.add(pickInt(spec.files));
+    while (touched.size < 3) touched.add(pickHot());
     const files = [...touched].map((i) => {
       versions[i][pickInt(FUNCS)]++;
       return { path: filePath(i), text: source(i, versions[i]) };
