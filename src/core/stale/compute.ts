@@ -14,6 +14,8 @@ export interface NoteAnchors {
   docId: number;
   anchors: Anchor[];
   texts: string[];
+  /** With `fromLastCheck`: the anchors found stale at the last check (they stay stale; their counts grow). */
+  stale?: StaleAnchor[];
 }
 
 export interface Verdict {
@@ -30,11 +32,12 @@ export interface ComputeContext {
   signal?: AbortSignal;
 }
 
-type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[] };
+type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean };
 
 /**
- * `fromLastCheck`: `base` is the HEAD of the last check and every note given was fresh then, so ranges are the
- * anchors' `current` ones (no need to read the files at the base).
+ * `fromLastCheck`: `base` is the HEAD of the last check and the notes' bases have not moved since, so ranges are
+ * the anchors' `current` ones (no need to read the files at the base), and anchors stale then stay stale with
+ * their commit counts grown by what this diff adds.
  */
 export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false): Promise<Map<number, Verdict>> {
   const out = new Map<number, Verdict>();
@@ -50,6 +53,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
     const olds: string[] = [];
     const found: Finding[] = [];
     const needLines: number[] = [];
+    const prevStale = new Map((fromLastCheck ? n.stale ?? [] : []).map((x) => [`${x.anchor}\0${x.path}`, x]));
     n.anchors.forEach((a, k) => {
       const ch: FileChange | undefined = changes.get(a.path);
       if (a.absent && !ch) return; // never existed at the base either: not an anchor
@@ -60,10 +64,18 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       anchors.push(moved);
       texts.push(n.texts[k]);
       olds.push(a.path);
-      if (!ch || (ch.kind === 'R' && !ch.edited)) return;
-      if (ch.kind === 'D') found.push({ i, kind: a.kind === 'symbol' ? 'removed' : 'deleted', paths: [a.path] });
-      else if (a.kind === 'path') found.push({ i, kind: 'changed', paths: ch.kind === 'R' ? [a.path, ch.to!] : [a.path] });
-      else needLines.push(i);
+      const prev = prevStale.get(`${n.texts[k]}\0${a.path}`);
+      const paths = ch?.kind === 'R' ? [a.path, ch.to!] : [a.path];
+      if (!ch || (ch.kind === 'R' && !ch.edited)) {
+        if (prev) found.push({ i, kind: prev.change ?? 'changed', paths, prev, keep: true });
+        return;
+      }
+      if (ch.kind === 'D') found.push({ i, kind: a.kind === 'symbol' ? 'removed' : 'deleted', paths: [a.path], prev });
+      else if (a.kind === 'path' || (prev && a.kind === 'lines')) found.push({ i, kind: 'changed', paths, prev });
+      else {
+        if (prev) found.push({ i, kind: 'changed', paths, prev }); // a symbol: needLines still asks whether it is gone
+        needLines.push(i);
+      }
     });
     return { n, anchors, texts, olds, found, needLines };
   });
@@ -79,6 +91,14 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       const old = w.olds[i];
       const paths = old === a.path ? [old] : [old, a.path];
       const hs = hunks.get(old);
+      const already = w.found.find((f) => f.i === i && f.prev);
+      if (already) {
+        // Stale before and touched again: it stays stale; only a symbol that is gone now changes what is said.
+        const text = readWorkingText(ctx.top, a.path);
+        const defs = text === undefined ? [] : await ctx.cache.of(a.path, text);
+        if (!defs.some((d) => d.name === a.symbol)) already.kind = 'removed';
+        continue;
+      }
       const [from, to] = fromLastCheck && a.current ? a.current : [a.startLine ?? 1, a.endLine ?? a.startLine ?? 1];
       if (a.kind === 'lines') {
         if (touches(hs, from, to)) w.found.push({ i, kind: 'changed', paths });
@@ -119,7 +139,12 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       continue;
     }
     w.found.sort((x, y) => x.i - y.i);
-    const stale: StaleAnchor[] = w.found.map((f) => ({ anchor: w.texts[f.i], path: w.anchors[f.i].path, reason: reasonFor(w.texts[f.i], w.anchors[f.i], f, history) }));
+    const stale: StaleAnchor[] = w.found.map((f) => {
+      const h = merged(f.paths, history);
+      const commits = h.commits + (f.prev?.commits ?? 0);
+      const reason = f.keep && f.prev ? f.prev.reason : reasonFor(w.texts[f.i], w.anchors[f.i], f, h, commits);
+      return { anchor: w.texts[f.i], path: w.anchors[f.i].path, reason, change: f.kind, commits };
+    });
     const more = stale.length > 1 ? ` (+${stale.length - 1} more)` : '';
     out.set(w.n.docId, { state: 'stale', anchors: w.anchors, texts: w.texts, info: { reason: stale[0].reason + more, since: base.slice(0, 7), base, anchors: stale } });
   }
@@ -144,8 +169,7 @@ function merged(paths: string[], history: Map<string, PathHistory>): PathHistory
   return h;
 }
 
-function reasonFor(text: string, a: Anchor, f: Finding, history: Map<string, PathHistory>): string {
-  const h = merged(f.paths, history);
+function reasonFor(text: string, a: Anchor, f: Finding, h: PathHistory, commits: number): string {
   const shown = `\`${text}\``;
   if (f.kind === 'deleted') return h.deletedIn ? `${shown} was deleted in ${h.deletedIn}` : `${shown} was deleted (uncommitted, in the working tree)`;
   if (f.kind === 'removed') {
@@ -154,7 +178,7 @@ function reasonFor(text: string, a: Anchor, f: Finding, history: Map<string, Pat
     return where ? `${name} no longer exists (removed in ${where})` : `${name} no longer exists (removed in the working tree, uncommitted)`;
   }
   const what = a.kind === 'lines' ? `${shown} (those lines)` : shown;
-  if (!h.commits || !h.last) return `${what} has uncommitted changes since this note`;
-  const plural = h.commits === 1 ? 'commit' : 'commits';
-  return `${what} changed in ${h.commits} ${plural} since this note (last ${h.last.sha} ${h.last.date} '${h.last.subject}')`;
+  if (!h.last) return f.prev ? f.prev.reason : `${what} has uncommitted changes since this note`;
+  const plural = commits === 1 ? 'commit' : 'commits';
+  return `${what} changed in ${commits} ${plural} since this note (last ${h.last.sha} ${h.last.date} '${h.last.subject}')`;
 }

@@ -41,6 +41,10 @@ export interface StaleAnchor {
   path: string;
   /** This anchor's own reason, e.g. "`acquireLock` no longer exists (removed in def5678)". */
   reason: string;
+  /** What happened to it (the engine carries these from one check to the next). */
+  change?: 'changed' | 'deleted' | 'removed';
+  /** Commits since the note's base that touched it (0: only uncommitted changes). */
+  commits?: number;
 }
 
 /** What every surface shows for a stale note. `reason` + `since` are what MCP's structured content carries. */

@@ -212,7 +212,8 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
 
   const cut = shallowBoundary(repo);
   const todo = new Map<string, NoteAnchors[]>();
-  // Notes fresh at the last check, unchanged since, whose files were clean then: compared from that HEAD in one go.
+  // Notes checked last time, unchanged since, with the same base, whose files were clean then: compared from that
+  // HEAD in one go (one diff for all of them, not one per base).
   const sinceLast: NoteAnchors[] = [];
   const dirtyThen = new Set(JSON.parse(readMeta(idx, 'dirty') ?? '[]') as string[]);
   const changedIds = new Set(changedDocs.map((d) => d.id));
@@ -242,8 +243,8 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     }
     const affected = full || baseMoved || n.state === 'unchecked' || n.anchors.some((a) => touched.has(a.path));
     if (!affected) continue;
-    if (fromLast && n.state === 'fresh' && !changedIds.has(n.docId) && !n.anchors.some((a) => dirtyThen.has(a.path))) {
-      sinceLast.push({ docId: n.docId, anchors: n.anchors, texts: n.texts });
+    if (fromLast && !baseMoved && (n.state === 'fresh' || n.state === 'stale') && !changedIds.has(n.docId) && !n.anchors.some((a) => dirtyThen.has(a.path))) {
+      sinceLast.push({ docId: n.docId, anchors: n.anchors, texts: n.texts, stale: n.info?.anchors });
       continue;
     }
     let list = todo.get(base);

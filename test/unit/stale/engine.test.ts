@@ -198,3 +198,27 @@ test('incremental checks follow moved lines: lines pushed down by an edit above 
     r.cleanup();
   }
 });
+
+test('a stale anchor touched again stays stale and its count grows (incrementally, from the last check)', async () => {
+  const { r, base } = seeded();
+  try {
+    const p = r.open();
+    await p.scan();
+    r.write('src/db/pool.ts', POOL.replace('return n + 1', 'return n + 2'));
+    r.commit('one');
+    await p.scan();
+    r.write('src/db/pool.ts', POOL.replace('return n + 1', 'return n + 3'));
+    const two = r.commit('two');
+    await p.scan();
+    const info = listStale(p.index).find((n) => n.path === 'pool.md')!.info;
+    assert.match(info.reason, new RegExp(`^\`src/db/pool\\.ts\` changed in 2 commits since this note \\(last ${two.slice(0, 7)} .* 'two'\\)$`));
+    assert.equal(info.base, base);
+    r.write('src/db/pool.ts', 'export class Pool {}\n');
+    const three = r.commit('three');
+    await p.scan();
+    const lock = listStale(p.index).find((n) => n.path === 'lock.md')!.info;
+    assert.equal(lock.reason, `\`acquireLock\` no longer exists (removed in ${three.slice(0, 7)})`);
+  } finally {
+    r.cleanup();
+  }
+});
