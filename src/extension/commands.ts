@@ -102,18 +102,21 @@ async function recallCommand(host: CommandHost, args?: { query?: string; open?: 
       void vscode.window.showInformationMessage(`K0maru: nothing in memory matches "${query}" (${formatWait(result.waitedMs)}).`);
       return result;
     }
-    const pick = await vscode.window.showQuickPick(
-      result.hits.map((h) => ({
-        label: `${h.superseded ? '$(circle-slash) ' : ''}${h.title}`,
-        description: `${h.path}:${h.line} · ${h.tier}`,
-        detail: h.snippet.replace(/\s+/g, ' ').slice(0, 200),
-        hit: h,
-      })),
-      { title: recallTitle(result, query), matchOnDescription: true, matchOnDetail: true },
+    const pick = await vscode.window.showQuickPick(recallPickItems(result), { title: recallTitle(result, query), matchOnDescription: true, matchOnDetail: true },
     );
     if (pick) await openAt(vscode.Uri.file(noteFilePath(project.paths, pick.hit.path)), pick.hit.line);
     return result;
   });
+}
+
+/** The picker's rows: superseded and stale notes marked, a stale one's reason before its text (issue #18). */
+export function recallPickItems(r: RecallResult): (vscode.QuickPickItem & { hit: RecallResult['hits'][number] })[] {
+  return r.hits.map((h) => ({
+    label: `${h.superseded ? '$(circle-slash) ' : h.stale ? '$(warning) ' : ''}${h.title}`,
+    description: `${h.path}:${h.line} · ${h.tier}${h.stale ? ' · stale' : ''}`,
+    detail: `${h.stale ? `⚠ ${h.stale.reason} — ` : ''}${h.snippet.replace(/\s+/g, ' ')}`.slice(0, 200),
+    hit: h,
+  }));
 }
 
 /** The picker's title: hits, the mode as a person should read it, and the time they waited. */

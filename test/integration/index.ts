@@ -39,8 +39,9 @@ export function run(): Promise<void> {
     registerFirstHourTests();
   } else if (suite === 'console-ui') registerConsoleUiTests();
   else if (suite === 'stale-progress') {
-    registerStaleTests();
+    // The fill first: its progress is watched from before the first Recall, which is what starts it.
     registerEmbeddingProgressTests();
+    registerStaleTests();
   }
   else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);
   return new Promise((resolve, reject) => {

@@ -27,7 +27,7 @@ export function registerEmbeddingProgressTests(): void {
     });
     after(() => clearInterval(watch));
 
-    it('the first Recall reports the wait (model load included), which is never less than the search time', async () => {
+    it('Recall reports the wait (scan and model load included), which is never less than the search time', async () => {
       const k0 = await api();
       await k0.whenIdle();
       const r = await vscode.commands.executeCommand<EditorRecallResult>('k0maru.recall', { query: 'connection pool per process' });
@@ -35,13 +35,13 @@ export function registerEmbeddingProgressTests(): void {
       assert.ok(r.waitedMs >= r.tookMs, `waited ${r.waitedMs} ms < search ${r.tookMs} ms`);
       // The picker's title shows the wait, in the words the log uses.
       assert.ok(recallTitle(r, 'q').endsWith(`${formatWait(r.waitedMs)})`), recallTitle(r, 'q'));
-      console.log(`K0_METRIC firstRecallWaitedMs=${r.waitedMs.toFixed(0)} tookMs=${r.tookMs.toFixed(0)} mode=${r.effectiveModeLabel}`);
+      console.log(`K0_METRIC recallWaitedMs=${r.waitedMs.toFixed(0)} tookMs=${r.tookMs.toFixed(0)} mode=${r.effectiveModeLabel}`);
     });
 
     it('the status bar shows "embedding N / M" while the vault fills, rising, then the note count again', async function () {
       this.timeout(300_000);
       const k0 = await api();
-      // The first Recall above started the model load; the fill begins once the model is ready.
+      // The Recalls above started the model load; the fill begins once the model is ready.
       await waitFor('the status bar to show the embedding progress', () => seen.some((t) => EMBEDDING.test(t)), 200_000);
       await waitFor('the status bar to show the note count again', () => READY.test(k0.statusBar().text) && k0.state().kind === 'ready', 280_000);
       const r = await vscode.commands.executeCommand<EditorRecallResult>('k0maru.recall', { query: 'ledger invoice refund' });

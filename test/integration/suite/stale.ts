@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NodeSnapshot } from '../../../src/extension/views/listTree';
 import type { StaleDiff } from '../../../src/extension/staleCommands';
+import { recallPickItems, type EditorRecallResult } from '../../../src/extension/commands';
 import { API_NOTE, CLIENT_AT_BASE, CLIENT_NOTE, FRESH_NOTE, POOL_AT_BASE, POOL_NOTE, QUEUE_NOTE } from '../harness/staleWorkspace';
 import { api, waitFor, workspaceRoot } from './helpers';
 
@@ -63,6 +64,16 @@ export function registerStaleTests(): void {
       const arch = await k0.views.architecture();
       const adr = arch.flatMap((g) => g.children ?? []).find((n) => n.label === 'ADR-010 Connection pool');
       assert.match(adr?.description ?? '', /stale/, JSON.stringify(arch));
+    });
+
+    it('Recall marks a stale note in its picker with the reason', async () => {
+      const r = await vscode.commands.executeCommand<EditorRecallResult>('k0maru.recall', { query: 'one pool per process with four connections' });
+      const hit = r?.hits.find((h) => h.path === POOL_NOTE);
+      assert.ok(hit, `no hit for the pool ADR: ${JSON.stringify(r?.hits.map((h) => h.path))}`);
+      assert.match(hit.stale?.reason ?? '', /src\/db\/pool\.ts/, JSON.stringify(hit.stale));
+      const item = recallPickItems(r!).find((i) => i.hit.path === POOL_NOTE)!;
+      assert.ok(item.label.startsWith('$(warning) '), item.label);
+      assert.ok(item.detail?.startsWith(`⚠ ${hit.stale!.reason.slice(0, 40)}`), item.detail);
     });
 
     it('Show Changes Since This Note opens a diff of the file at the note\'s base against the working tree', async () => {
