@@ -60,20 +60,6 @@ export async function lastChanges(top: string, folders: string[], range: string 
   return out;
 }
 
-/** Files under `folders` that differ from HEAD or are untracked (`git status --porcelain -z`). */
-export async function uncommittedFiles(top: string, folders: string[], signal?: AbortSignal): Promise<Set<string>> {
-  const out = new Set<string>();
-  const text = await runGit(top, [...LITERAL, 'status', '--porcelain', '-z', '--untracked-files=all', '--ignore-submodules=all', '--', ...folders], { signal, worktree: true });
-  const parts = text.split('\0');
-  for (let i = 0; i < parts.length; i++) {
-    const e = parts[i];
-    if (e.length < 4) continue;
-    out.add(e.slice(3));
-    if (e[0] === 'R' || e[0] === 'C') i++; // the rename's source follows
-  }
-  return out;
-}
-
 export async function isAncestor(top: string, older: string, newer: string, signal?: AbortSignal): Promise<boolean> {
   try {
     await runGit(top, ['merge-base', '--is-ancestor', older, newer], { signal });

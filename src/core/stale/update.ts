@@ -9,7 +9,7 @@ import { isShallow, locateRepo, readHead, shallowBoundary, type RepoLocation } f
 import { extractCandidates } from './extract';
 import { resolveAll } from './resolve';
 import { computeForBase, type NoteAnchors, type Verdict } from './compute';
-import { isAncestor, lastChanges, trackedFiles, uncommittedFiles, type TrackedFile } from './gitQueries';
+import { isAncestor, lastChanges, trackedFiles, type CommitRef, type TrackedFile } from './gitQueries';
 import { runGit, GIT_DIFF_SAFE } from '../git/run';
 import { DefinitionCache } from './symbolIndex';
 import { ensureTables, readMeta, readNotes, readStatus, writeMeta, writeNotes, type StoredNote } from './store';
@@ -164,6 +164,7 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
   const cache = new DefinitionCache(idx);
   const warnings: string[] = [];
 
+  const changedIds = new Set(changedDocs.map((d) => d.id));
   // 1. Anchors of notes whose bytes changed.
   let tracked: Map<string, TrackedFile> | undefined;
   const next = new Map<number, StoredNote>();
@@ -188,27 +189,38 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     }
   }
   for (const d of docs) if (!next.has(d.id) && byId.has(d.id)) next.set(d.id, { ...byId.get(d.id)! });
+  // Only rows whose content changes are written back (500 JSON rows cost more than the git calls).
+  const before = new Map(stored.map((n) => [n.docId, rowKey(n)]));
 
-  // 2. Bases: one log walk (only the new commits after a fast-forward), one status of the note folders.
-  const fastForward = !!prevHead && prevHead !== head && (await isAncestor(top, prevHead, head, signal));
-  const full = !prevHead || (prevHead !== head && !fastForward);
+  // 2. What moved since the last check, asked concurrently: is the new HEAD a fast-forward, which files differ from
+  // HEAD now, which changed between the two HEADs, and which notes the new commits changed (kept after a fast-forward).
   const anchored = [...next.values()].filter((n) => n.anchors.length);
-  const needLog = anchored.filter((n) => full || !n.lastCommit || changedDocs.some((d) => d.id === n.docId));
-  let commits = new Map<string, { sha: string }>();
-  if (anchored.length && folders.length) {
-    if (full || needLog.length) commits = await lastChanges(top, folders, undefined, signal);
-    else if (fastForward) commits = await lastChanges(top, folders, `${prevHead}..${head}`, signal);
+  const moved = !!prevHead && prevHead !== head;
+  const askNotes = anchored.length > 0 && folders.length > 0;
+  const names = (args: string[], worktree: boolean) =>
+    runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', ...args], { signal, worktree }).then((t) => t.split('\0').filter(Boolean));
+  const [fastForward, dirtyList, committedDelta, newCommits] = await Promise.all([
+    moved ? isAncestor(top, prevHead, head, signal) : Promise.resolve(false),
+    names(['HEAD'], true),
+    moved ? names([prevHead, head], false).catch(() => [] as string[]) : Promise.resolve([] as string[]),
+    moved && askNotes ? lastChanges(top, folders, `${prevHead}..${head}`, signal).catch(() => new Map<string, CommitRef>()) : Promise.resolve(new Map<string, CommitRef>()),
+  ]);
+  const full = !prevHead || (moved && !fastForward);
+  const dirtyNow = new Set(dirtyList);
+  // Bases: one log walk of the note folders on a first or rewritten history; otherwise the new commits, plus a walk
+  // limited to notes never seen committed (new notes).
+  let commits = new Map<string, CommitRef>(fastForward ? newCommits : []);
+  if (askNotes && full) commits = await lastChanges(top, folders, undefined, signal);
+  else if (askNotes) {
+    const unseen = anchored.filter((n) => changedIds.has(n.docId) && !byId.get(n.docId)?.lastCommit).map((n) => repoPathOf(n.path)).filter((p): p is string => !!p && !commits.has(p));
+    if (unseen.length) for (const [p, c] of await lastChanges(top, unseen.length > 200 ? folders : unseen, undefined, signal)) if (!commits.has(p)) commits.set(p, c);
   }
-  const dirtyNotes = anchored.length && folders.length ? await uncommittedFiles(top, folders, signal) : new Set<string>();
 
   // 3. Files changed since the last check: committed since its HEAD, dirty now, or dirty then.
-  const dirtyNow = new Set((await runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', 'HEAD'], { signal, worktree: true })).split('\0').filter(Boolean));
   const touched = new Set<string>(dirtyNow);
   for (const p of JSON.parse(readMeta(idx, 'dirty') ?? '[]') as string[]) touched.add(p);
   for (const [p, s] of Object.entries(stamps)) if (stampOf(top, p) !== s) touched.add(p);
-  if (prevHead && prevHead !== head && !full) {
-    for (const p of (await runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', prevHead, head], { signal })).split('\0')) if (p) touched.add(p);
-  }
+  for (const p of committedDelta) touched.add(p);
 
   const cut = shallowBoundary(repo);
   const todo = new Map<string, NoteAnchors[]>();
@@ -216,7 +228,6 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
   // HEAD in one go (one diff for all of them, not one per base).
   const sinceLast: NoteAnchors[] = [];
   const dirtyThen = new Set(JSON.parse(readMeta(idx, 'dirty') ?? '[]') as string[]);
-  const changedIds = new Set(changedDocs.map((d) => d.id));
   const fromLast = !!prevHead && (prevHead === head || fastForward);
   const docById = new Map(docs.map((d) => [d.id, d]));
   for (const n of anchored) {
@@ -226,8 +237,8 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     const seen = rp ? commits.get(rp)?.sha ?? n.lastCommit : '';
     n.lastCommit = seen;
     const last = cut.has(seen) ? '' : seen;
-    const dirty = rp !== undefined && dirtyNotes.has(rp);
-    // A note being edited describes the code as it is now: fresh until it is committed (or verified).
+    // A note being edited (or never committed) describes the code as it is now: fresh until committed or verified.
+    const dirty = rp !== undefined && (dirtyNow.has(rp) || (!seen && !cut.size));
     const base = verified ?? (dirty ? 'WORKTREE' : last);
     const baseMoved = base !== n.base;
     n.base = base;
@@ -289,7 +300,7 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
   idx.write(() => {
     ensureTables(idx);
     idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
-    writeNotes(idx, notes);
+    writeNotes(idx, notes.filter((n) => rowKey(n) !== before.get(n.docId)));
     cache.flush();
     writeMeta(idx, 'head', head);
     writeMeta(idx, 'stamps', JSON.stringify(newStamps));
@@ -297,6 +308,10 @@ async function slowPath(project: Project, repo: RepoLocation, head: string, sign
     writeMeta(idx, 'status', JSON.stringify(status));
   });
   return summary(notes, status, t0, warnings);
+}
+
+function rowKey(n: StoredNote): string {
+  return JSON.stringify([n.path, n.hash, n.anchors, n.texts, n.warnings, n.lastCommit, n.base, n.state, n.info]);
 }
 
 function verifiedAt(frontmatter: string): string | undefined {
