@@ -1,4 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
 import type { IndexDb } from '../index/db';
+import { quickWasmStart } from '../index/wasmTier';
 import { isK0Error, K0Error } from '../errors';
 import type { ChannelHit } from '../search/bm25';
 import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../search/fusion';
@@ -6,7 +8,10 @@ import { relevanceFloor } from '../search/floor';
 import type { VectorChannel } from '../search/types';
 import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/vector';
 import { embedWithinBudget, type CatchUpOptions, type CatchUpReport, type EmbedTexts } from './budget';
+import { defaultModelsRoot } from './install';
+import { readModelFolder, type ModelConfig } from './modelConfig';
 import { ModelLoader, stillLoadingWarning } from './modelLoader';
+import { resolveModelDir } from './modelLocation';
 
 /** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
 export interface Embedder {
@@ -84,35 +89,70 @@ export interface OpenVectorsOptions {
   /** Model id or folder; $K0MARU_MODEL or the bundled model when absent. */
   model?: string;
   env?: NodeJS.ProcessEnv;
-  /** Time the call may spend loading the model and embedding missing passages before answering (CLI). */
+  /** How long the call may wait for the model to load (it embeds only the query: the fill is `scan --embed`'s job). */
   budgetMs?: number;
   threads?: number;
   fusion?: FusionOptions;
 }
 
 /**
- * The vector channel for a one-shot host (the CLI): starts the embedding worker and embeds what is missing, all
- * within one time budget counted from this call. When the model is not loaded by then, the worker is stopped
- * mid-load (the command answers with BM25 and exits at once instead of waiting for a load nobody will use) and a
- * warning comes back instead of a channel; the same when the model cannot be used at all.
+ * The vector channel for a one-shot host (the CLI), cheap enough that hybrid costs little more than BM25:
+ * - it embeds nothing but the query: vectors are filled by `k0maru scan --embed` and the long-lived hosts' fill, so
+ *   with vectors incomplete it answers at once from those there are (the warning says how many are missing);
+ * - with no vector of this model at all it does not start the worker: BM25 answers and the warning says how to fill;
+ * - the model loads in its worker thread while this thread reads the store (chunks and vectors), so the two overlap;
+ * - the budget bounds only the wait for the model: past it, the worker is stopped mid-load (the command answers
+ *   with BM25 and exits at once instead of waiting for a load nobody will use).
  */
 export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
   const since = performance.now();
   const budgetMs = opts.budgetMs ?? 3000;
-  const loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 2 });
+  const env = opts.env ?? process.env;
+  let config: ModelConfig;
   try {
+    // The model's id and dimension come from its folder: enough to read the store before the model is loaded.
+    config = readModelFolder(resolveModelDir(opts.model, defaultModelsRoot(env), env)).config;
+  } catch (err) {
+    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
+    throw err;
+  }
+  if (!hasVectors(index, config.id)) return { warning: `no passage has a vector of ${config.id} yet (k0maru scan --embed fills them): answered with BM25 only` };
+  // One ORT thread: the only inference is the query (a second thread is another WASM instance to start).
+  const loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 1 });
+  // A process that opted into a quick WASM start (the CLI) compiles the 14 MB runtime without TurboFan tier-up
+  // too: it runs one inference, and the tier-up cost ~0.8 s CPU of a ~2 s load here (V8 flags are per process, so
+  // the worker thread's compile sees it; set back once the model is loaded).
+  const quick = quickWasmStart();
+  if (quick) setFlagsFromString('--liftoff-only');
+  const loading = loader.load();
+  loading.catch(() => {}).finally(() => quick && setFlagsFromString('--no-liftoff-only'));
+  try {
+    const embedder: Embedder = { embed: async (texts) => (await loading).worker.embed(texts) };
+    const channel = createVectorChannel({ index, embedder, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, dispose: () => loader.dispose() });
     const model = await loader.within(since + budgetMs);
     if (!model) {
       const warning = stillLoadingWarning(loader, false);
       await loader.dispose();
       return { warning };
     }
-    const channel = createVectorChannel({ index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, fusion: opts.fusion, dispose: () => loader.dispose() });
-    await channel.catchUp(budgetMs, { since });
-    return { channel };
+    if (model.config.id !== config.id || model.config.dimension !== config.dimension) throw new K0Error('MODEL_UNAVAILABLE', `the model folder changed while loading (${config.id} → ${model.config.id})`);
+    const pending = channel.pending();
+    if (!pending) return { channel };
+    const { embedded, passages } = channel.store.size;
+    return { channel, warning: `${passages - embedded} of ${passages} passage(s) have no vector yet (k0maru scan --embed fills them): answered from the ${embedded} that do` };
   } catch (err) {
     await loader.dispose();
     if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
     throw isK0Error(err) ? err : new K0Error('INTERNAL', (err as Error).message);
+  }
+}
+
+/** Whether any vector of this model is stored (one indexed probe; the table may not exist yet). */
+function hasVectors(index: IndexDb, modelId: string): boolean {
+  try {
+    return !!index.get('SELECT 1 AS x FROM vectors WHERE model = ? LIMIT 1', [modelId]);
+  } catch (err) {
+    if (/no such table/i.test(String((err as Error).message))) return false;
+    throw err;
   }
 }

@@ -80,3 +80,17 @@ test('progress: a bar with an ETA on a terminal, at most one line per second oth
   bar.update(50, 100);
   assert.match(out, /^\r\x1b\[Kembedding \[#{15} {15}\] 50 \/ 100 passages \(50\.0\/s, ETA 1 s\)$/);
 });
+
+test('a one-shot hybrid recall on a vault with no vectors answers BM25 at once and says how to fill them', async () => {
+  const v = tempVault(notes(3));
+  try {
+    const r = await runCliCaptured(['recall', 'shard replica', '--mode', 'hybrid', '--json', '--vault', v.root], { cwd: v.root, env: { K0MARU_MODEL: ensureBundledModel() } });
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out) as { effectiveMode: string; warnings: string[]; hits: unknown[] };
+    assert.equal(j.effectiveMode, 'bm25');
+    assert.match(j.warnings[0], /no passage has a vector of use-lite-en-v1 yet \(k0maru scan --embed fills them\): answered with BM25 only/);
+    assert.ok(j.hits.length > 0);
+  } finally {
+    v.cleanup();
+  }
+});
