@@ -87,7 +87,7 @@ export class StaleCommands {
     });
   }
 
-  async markVerified(arg?: unknown): Promise<unknown> {
+  async markVerified(arg?: unknown): Promise<{ path: string; verifiedAt: string }[] | undefined> {
     const project = await requireProject(this.host, 'Mark Verified');
     if (!project) return undefined;
     return reportErrors(this.host, 'Mark Verified', async () => {
@@ -106,7 +106,7 @@ export class StaleCommands {
 
   /** The stale note a command is about: the row it was run on, a `{path}` passed in, or one the person picks. */
   private async pickNote(project: Project, arg: unknown, placeHolder: string): Promise<{ entry: StaleEntry; anchorPath?: string } | undefined> {
-    const stale = loadCore().listStale(project.index) as StaleEntry[];
+    const stale: StaleEntry[] = loadCore().listStale(project.index);
     const ref = toRef(arg);
     if (ref) {
       const entry = stale.find((s) => s.path === ref.path);

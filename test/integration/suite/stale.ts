@@ -107,7 +107,9 @@ export function registerStaleTests(): void {
     });
 
     it('a note anchored to several files shows the one asked for', async () => {
-      const diff = await vscode.commands.executeCommand<StaleDiff>('k0maru.showStaleChanges', { path: API_NOTE, anchorPath: 'src/api/payments.ts' });
+      // As the row's inline button calls it: VS Code hands the command the tree node, which carries the note.
+      const row = { label: 'Splitting the API', contextValue: 'k0maru.stale', arg: { path: API_NOTE, anchorPath: 'src/api/payments.ts' } };
+      const diff = await vscode.commands.executeCommand<StaleDiff>('k0maru.showStaleChanges', row);
       assert.equal(diff?.path, 'src/api/payments.ts');
       const input = activeDiff();
       assert.equal(input.original.path, '/src/api/payments.ts');
