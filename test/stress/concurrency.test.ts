@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync, mk
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { connectMcp, ENGINES, errorCode, integrityCheck, isInternal, MIXED, percentile, record, round, runCli, size } from './lib';
+import { connectMcp, engineOf, ENGINES, errorCode, integrityCheck, isInternal, MIXED, percentile, record, round, runCli, size } from './lib';
 
 const DURATION_MS = size(60_000, 10_000);
 
@@ -19,6 +19,9 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s, ${
   mkdirSync(join(notes, '02_Architecture'), { recursive: true });
   mkdirSync(join(notes, 'hand'), { recursive: true });
   writeFileSync(join(notes, '02_Architecture', 'adr-001-base.md'), '---\nstatus: accepted\n---\n# ADR-001: Base\n\n## Invariants\n\n- deny: eval( | id: BASE-1\n');
+  // The engines each side really runs (a probe in the process), so "mixed" is a fact of this run, not a hope.
+  const engines = { wasmSide: await engineOf(root, 'wasm'), nativeSide: await engineOf(root, 'native') };
+  assert.deepEqual(engines, { wasmSide: 'wasm', nativeSide: MIXED ? 'native' : 'wasm' });
   const servers = await Promise.all([connectMcp(root, {}, 'wasm'), connectMcp(root, {}, MIXED ? 'native' : 'wasm')]);
   const end = Date.now() + DURATION_MS;
   const expected = new Map<string, string>(); // marker → who wrote it
@@ -103,6 +106,7 @@ test(`two MCP servers, the CLI and a hand editor for ${DURATION_MS / 1000} s, ${
   const integrity = integrityCheck(join(root, '.k0maru', 'index.db'));
   record('concurrency', {
     engines: MIXED ? 'mixed: server a wasm (Node 20), server b + CLI native (Node 22)' : 'wasm only',
+    probed: engines,
     seconds: DURATION_MS / 1000,
     mcpCalls: calls,
     cliRuns,

@@ -44,6 +44,18 @@ export const nodeFor = (rt: Runtime): string => (rt === 'native' && NODE22 ? NOD
 /** How the file's processes were spread over the engines, for test names and recorded figures. */
 export const ENGINES = MIXED ? `mixed engines (node:sqlite on ${NODE22} + node-sqlite3-wasm on ${process.version})` : `node-sqlite3-wasm only (no Node 22 found: set K0MARU_NODE22)`;
 
+/**
+ * Which SQLite engine the built CLI really opens the index with on `runtime`: a scan of `root` with a probe
+ * preloaded (engineProbe.cjs). 'native' = node:sqlite loaded and no WASM compiled; 'wasm' = SQLite's WASM compiled.
+ */
+export async function engineOf(root: string, runtime: Runtime): Promise<string> {
+  const r = await runCli(root, ['scan'], { runtime, env: { NODE_OPTIONS: `--require ${join(__dirname, 'engineProbe.cjs')}` } });
+  const m = /k0-engine-probe native=(\w+) wasmModules=(\d+)/.exec(r.err);
+  if (r.code !== 0 || !m) return `unknown (exit ${r.code}: ${r.err.slice(0, 300)})`;
+  if (m[1] === 'true' && m[2] === '0') return 'native';
+  return m[1] === 'false' && Number(m[2]) > 0 ? 'wasm' : `unclear (${m[0]})`;
+}
+
 /** A HOME of its own, outside the project: user-level writes (agent skill folders, caches) must not land in the vault. */
 let home: string | undefined;
 export function stressHome(): string {
