@@ -20,6 +20,8 @@ function git(cwd: string, ...args: string[]): string {
     encoding: 'utf8',
     env: { ...process.env, ...GIT_ENV, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
     maxBuffer: 64 * 1024 * 1024,
+    // Captured, not inherited: update-index warns about the blobs the snapshot lacks (harmless, see buildReal).
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
