@@ -111,8 +111,9 @@ test('one lock for both engines: node:sqlite waits out a WASM transaction, node-
   try {
     IndexDb.open(t.path).close();
     const lock = `${t.path}.lock`;
-    // A WASM process (this test's own runtime, the helper other tests use) holds the write lock for 4 s at a time.
-    const holder = spawn(process.execPath, [join(REPO, 'test', 'helpers', 'indexLockHolder.cjs'), t.path, '4000', '15'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // A WASM process (this test's own runtime, the helper other tests use) holds the write lock until told to stop
+    // (one 10-minute hold; closing its stdin ends it at once), so no gap between holds can let the read through.
+    const holder = spawn(process.execPath, [join(REPO, 'test', 'helpers', 'indexLockHolder.cjs'), t.path, '600000', '15'], { stdio: ['pipe', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       holder.stdout.on('data', (d) => (String(d).includes('holding') ? resolve() : undefined));
       holder.on('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
@@ -125,19 +126,40 @@ test('one lock for both engines: node:sqlite waits out a WASM transaction, node-
     await new Promise((r) => holder.on('close', r));
     assert.equal(blocked.out.trim(), 'INDEX_BUSY', `native read while WASM held the lock: ${blocked.out} ${blocked.err}`);
 
-    // Now a native process holds a write transaction (1.5 s) while this WASM process tries to read.
+    // Now a native process holds a write transaction — until the release file appears — while this WASM process
+    // tries to open and read. It says "holding" from inside the transaction (a pipe write is synchronous on Linux).
+    const release = join(t.path, '..', 'release');
     const native = spawn(
       NODE22!,
-      ['--import', 'tsx', '-e', `const { IndexDb } = require(${JSON.stringify(join(REPO, 'src/core/index/db'))}); const idx = IndexDb.open(${JSON.stringify(t.path)}); idx.write(() => { idx.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('held', '1')"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500); }); idx.close();`],
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `const { existsSync } = require('node:fs'); const { IndexDb } = require(${JSON.stringify(join(REPO, 'src/core/index/db'))});
+         const idx = IndexDb.open(${JSON.stringify(t.path)});
+         idx.write(() => {
+           idx.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('held', '1')");
+           process.stdout.write('holding\\n');
+           const deadline = Date.now() + 120000;
+           while (!existsSync(${JSON.stringify(release)}) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+         });
+         idx.close();`,
+      ],
       { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let nativeErr = '';
     native.stderr.on('data', (d) => (nativeErr += d));
     const closed = new Promise<number | null>((r) => native.on('close', r));
-    const deadline = Date.now() + 30_000;
-    while (!existsSync(lock) && native.exitCode === null && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-    assert.ok(existsSync(lock), `the native process took ${lock}: ${nativeErr}`);
-    assert.throws(() => IndexDb.open(t.path, () => {}, { busyTimeoutMs: 200 }).close(), (e: unknown) => isK0Error(e) && e.code === 'INDEX_BUSY');
+    await new Promise<void>((resolve, reject) => {
+      native.stdout.on('data', (d) => (String(d).includes('holding') ? resolve() : undefined));
+      native.on('exit', (code) => reject(new Error(`native holder exited ${code}: ${nativeErr}`)));
+    });
+    try {
+      assert.ok(existsSync(lock), `the native process holds ${lock} inside its transaction`);
+      assert.throws(() => IndexDb.open(t.path, () => {}, { busyTimeoutMs: 200 }).close(), (e: unknown) => isK0Error(e) && e.code === 'INDEX_BUSY');
+    } finally {
+      writeFileSync(release, ''); // the holder stops waiting either way
+    }
     assert.equal(await closed, 0, nativeErr);
     const idx = IndexDb.open(t.path);
     try {
