@@ -204,9 +204,21 @@ test('one error repeated in many places is one jump button that steps through it
   }
 });
 
+/**
+ * Empties the hits and the note pane, so the waits that follow see this search's hits and this click's note, not
+ * the ones an earlier test left (the same query, the same note: the waits would pass before anything happened).
+ */
+async function clearSearchView(): Promise<void> {
+  await page.evaluate(() => {
+    document.querySelector('[data-testid=hits]')?.replaceChildren();
+    document.querySelector('[data-testid=note-view]')?.replaceChildren();
+  });
+}
+
 test('opening a note from a hit keeps the search box on screen and shows the note\'s title once', async () => {
   await page.click('[data-testid=tab-search]');
   await page.fill('[data-testid=search-input]', 'payment retry gateway');
+  await clearSearchView();
   await page.press('[data-testid=search-input]', 'Enter');
   const hit = '[data-testid=hit][data-path="02_Architecture/adr-010-payment-retries.md"] [data-testid=hit-title]';
   await page.waitForSelector(hit, { timeout: 20_000 });
@@ -229,6 +241,7 @@ test('in a narrow pane (the width of the VS Code sidebar) the note opens in view
   try {
     await page.click('[data-testid=tab-search]');
     await page.fill('[data-testid=search-input]', 'payment retry gateway');
+    await clearSearchView();
     await page.press('[data-testid=search-input]', 'Enter');
     const hit = '[data-testid=hit][data-path="02_Architecture/adr-010-payment-retries.md"] [data-testid=hit-title]';
     await page.waitForSelector(hit, { timeout: 20_000 });
