@@ -82,19 +82,21 @@ before(async () => {
   }
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`);
   vault = tempVault({
-    [STALE_NOTE]: '---\ntitle: ADR-007 Parser entry point\ncategory: decision\nstatus: accepted\n---\n# ADR-007 Parser entry point\nEvery parse starts in `src/a.ts`: the parser entry point reads the whole token stream once.\n',
+    [STALE_NOTE]: '---\ntitle: ADR-007 Parser entry point\ncategory: decision\nstatus: accepted\n---\n# ADR-007 Parser entry point\nEvery parse starts in `src/a.ts`: the parser entry point reads the whole token stream once, and `src/c.ts` prints the errors.\n',
     [FRESH_NOTE]: '---\ntitle: ADR-008 Lexer tables\ncategory: decision\nstatus: accepted\n---\n# ADR-008 Lexer tables\nThe lexer tables live in `src/b.ts` and the parser entry point never edits them.\n',
     ...fillers(),
   });
   mkdirSync(join(vault.root, 'src'), { recursive: true });
   writeFileSync(join(vault.root, 'src/a.ts'), 'export function parse(text: string) {\n  return text.split(" ");\n}\n');
   writeFileSync(join(vault.root, 'src/b.ts'), 'export const TABLES = [1, 2, 3];\n');
+  writeFileSync(join(vault.root, 'src/c.ts'), 'export const report = (e: Error) => console.error(e.message);\n');
   git('init', '-q', '-b', 'main');
   git('config', 'commit.gpgsign', 'false');
   git('add', '-A');
   git('commit', '-q', '--no-verify', '-m', 'parser, lexer and the notes about them');
   base = git('rev-parse', 'HEAD');
   writeFileSync(join(vault.root, 'src/a.ts'), 'export function parse(text: string) {\n  return text.trim().split(/\\s+/);\n}\n');
+  writeFileSync(join(vault.root, 'src/c.ts'), 'export const report = (e: Error) => console.error(`parse: ${e.message}`);\n');
   git('commit', '-q', '--no-verify', '-am', 'split on any whitespace');
   head = git('rev-parse', 'HEAD');
   server = await startUiOn(vault.root);
@@ -201,6 +203,10 @@ test('a note whose anchored file changed in a later commit shows a Stale badge w
   await page.click(`${hit} [data-testid=stale-detail] summary`);
   assert.equal(await page.textContent(`${hit} [data-testid=stale-reason]`), badge.title);
   assert.equal(await page.textContent(`${hit} [data-testid=stale-since]`), badge.since);
+  // Both anchored files changed: each is listed with its own reason.
+  const anchors = await page.$$eval(`${hit} [data-testid=stale-anchor]`, (els) => els.map((e) => ({ path: e.getAttribute('data-path'), text: e.textContent ?? '' })));
+  assert.deepEqual(anchors.map((a) => a.path).sort(), ['src/a.ts', 'src/c.ts']);
+  for (const a of anchors) assert.ok(a.text.includes(a.path!), JSON.stringify(a));
   await page.screenshot({ path: join(REPO, 'test-results', 'console-stale.png') }).catch(() => undefined);
 
   const fresh = `[data-testid=hit][data-path="${FRESH_NOTE}"]`;

@@ -97,7 +97,7 @@ function figure(n: number): string {
 }
 
 /** 351 → "351 ms", 1834 → "1.8 s". */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
