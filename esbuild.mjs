@@ -1,7 +1,7 @@
 // Bundles every entry point that exists. Each bundle is self-contained; WASM assets are copied next to it
 // because the libraries that load them look beside their own script (__dirname).
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, copyFileSync, readdirSync, rmSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, readdirSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { convert as convertEmbeddingModel, isUpToDate as embeddingModelUpToDate } from './scripts/convert-model.mjs';
 import { readFileSync } from 'node:fs';
@@ -9,10 +9,28 @@ import { readFileSync } from 'node:fs';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const production = process.argv.includes('--production');
+
+// onnxruntime-node requires its N-API binary by a path relative to its own script; in a bundle that script is
+// gone, so the require points at dist/ort-native/<platform>-<arch>/ (filled below). Only src/core/embed/runtime.ts
+// reaches it, and only after checking the binary is there.
+const ORT_BINDING_REQUIRE = /require\(`\.\.\/bin\/napi-v6\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/;
+const ortNativeBinding = {
+  name: 'ort-native-binding',
+  setup(build) {
+    build.onLoad({ filter: /onnxruntime-node[\\/]dist[\\/]binding\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      if (!ORT_BINDING_REQUIRE.test(src)) throw new Error(`${args.path}: its binding require changed; update esbuild.mjs`);
+      const to = "require(require('path').join(__dirname, 'ort-native', process.platform + '-' + process.arch, 'onnxruntime_binding.node'))";
+      return { contents: src.replace(ORT_BINDING_REQUIRE, to), loader: 'js' };
+    });
+  },
+};
+// The require above is computed at run time on purpose.
+const quietRequire = { 'unsupported-require-call': 'silent' };
 const watch = process.argv.includes('--watch');
 const nodeCommon = {
   bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
-  minify: production, logLevel: 'warning', external: ['vscode'],
+  minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding], logOverride: quietRequire,
   // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
   define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
@@ -21,7 +39,7 @@ const nodeCommon = {
 const entries = [
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', ...nodeCommon },
   // The embedding worker's dev-mode tsx path is never taken from a bundle (embedWorker.js sits beside it).
-  { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
+  { in: 'src/extension/core.ts', out: 'dist/extensionCore.js', ...nodeCommon, logOverride: { ...quietRequire, 'require-resolve-not-external': 'silent' } },
   { in: 'src/extension/coreGuard.ts', out: 'dist/extensionGuard.js', ...nodeCommon },
   { in: 'src/extension/coreTools.ts', out: 'dist/extensionTools.js', ...nodeCommon },
   { in: 'src/extension/coreDistill.ts', out: 'dist/extensionDistill.js', ...nodeCommon },
@@ -37,7 +55,7 @@ const entries = [
   { in: 'webview/main.ts', out: 'dist/webview/webview.js', bundle: true, platform: 'browser', format: 'iife',
     target: 'es2022', sourcemap: !production, minify: true, logLevel: 'warning' },
   // mocha's optional parallel runner uses require.resolve on its own files; we never run it in parallel.
-  { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon, logOverride: { 'require-resolve-not-external': 'silent' } },
+  { in: 'test/integration/index.ts', out: 'dist/test/integration/index.js', ...nodeCommon, logOverride: { ...quietRequire, 'require-resolve-not-external': 'silent' } },
 ];
 
 // WASM files the bundles load at run time: [source, destination file name in dist/].
@@ -53,6 +71,44 @@ for (const f of ['tree-sitter.wasm', ...GRAMMARS.map((g) => `tree-sitter-${g}.wa
 }
 // onnxruntime-web loads its WASM glue (.mjs) and binary from beside the embedding worker bundle.
 for (const f of ['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) assets.push([`node_modules/onnxruntime-web/dist/${f}`, f]);
+
+// onnxruntime-node's CPU binaries (N-API) for the platforms this build carries, in dist/ort-native/<platform>-<arch>/.
+// K0MARU_ORT_NATIVE: `host` (this machine's, when the package ships it), `none` (a generic, WASM-only package),
+// or a comma list such as `linux-x64,darwin-arm64` (a per-platform .vsix: scripts/package-vsix.mjs). Unset: `host`
+// for a development build, `none` for --production (what `vsce package` runs), so a .vsix without a --target never
+// carries one platform's 45 MB binary. Folders of platforms not asked for are removed: a build carries exactly these.
+const ORT_NATIVE_SRC = 'node_modules/onnxruntime-node/bin/napi-v6';
+function nativeTargets() {
+  const v = (process.env.K0MARU_ORT_NATIVE ?? (production ? 'none' : 'host')).trim();
+  if (v === 'none' || v === '') return [];
+  const list = v === 'host' ? [`${process.platform}-${process.arch}`] : v.split(',').map((t) => t.trim()).filter(Boolean);
+  for (const t of list) {
+    const [platform, arch] = t.split('-');
+    const dir = join(ORT_NATIVE_SRC, platform ?? '', arch ?? '');
+    if (!existsSync(join(dir, 'onnxruntime_binding.node'))) {
+      if (v === 'host') return []; // no binary for this machine: the WASM runtime serves it
+      throw new Error(`K0MARU_ORT_NATIVE=${v}: no onnxruntime-node binary for ${t} in ${ORT_NATIVE_SRC}`);
+    }
+  }
+  return list;
+}
+function copyNativeRuntime() {
+  const targets = nativeTargets();
+  const root = join('dist', 'ort-native');
+  if (existsSync(root)) for (const f of readdirSync(root)) if (!targets.includes(f)) rmSync(join(root, f), { recursive: true, force: true });
+  for (const t of targets) {
+    const [platform, arch] = t.split('-');
+    const from = join(ORT_NATIVE_SRC, platform, arch);
+    const to = join(root, t);
+    mkdirSync(to, { recursive: true });
+    for (const f of readdirSync(from)) {
+      const dest = join(to, f);
+      // 45 MB on linux-x64: skip the copy when the same file is already there.
+      if (existsSync(dest) && statSync(dest).size === statSync(join(from, f)).size && statSync(dest).mtimeMs >= statSync(join(from, f)).mtimeMs) continue;
+      copyFileSync(join(from, f), dest);
+    }
+  }
+}
 if (existsSync('node_modules/re2-wasm/build/wasm/re2.wasm')) assets.push(['node_modules/re2-wasm/build/wasm/re2.wasm', 're2.wasm']);
 
 // The CLI and the MCP server are one ESM build split into chunks: each command and each heavy engine is loaded
@@ -64,7 +120,7 @@ const splitBuild = {
   entryPoints: { cli: 'src/cli/bin.ts', mcp: 'src/mcp/bin.ts' },
   outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
   outExtension: { '.js': '.mjs' }, chunkNames: 'lazy-[name]-[hash]', entryNames: '[name]',
-  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'],
+  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding], logOverride: quietRequire,
   define: { __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: {
     js: [
@@ -81,6 +137,7 @@ const splitBuild = {
 async function main() {
   mkdirSync('dist', { recursive: true });
   for (const [src, name] of assets) if (existsSync(src)) copyFileSync(src, join('dist', name));
+  copyNativeRuntime();
   // The bundled embedding model (USE-lite → ONNX, ~0.2 s; skipped when already converted from the same package).
   if (!embeddingModelUpToDate('dist/models/use-lite')) convertEmbeddingModel('dist/models/use-lite');
   const builds = entries.filter((e) => existsSync(e.in)).map(({ in: entry, out, ...opts }) => {

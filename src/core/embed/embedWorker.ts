@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { K0Error, type ErrorCode, ERROR_CODES } from '../errors';
 import type { ModelConfig } from './modelConfig';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './protocol';
+import type { RuntimeName } from './runtime';
 
 export interface EmbedWorkerOptions extends WorkerInit {
   /** Path of the worker script; found beside the bundle (embedWorker.js) or in the sources when absent. */
@@ -19,6 +20,14 @@ function workerScript(): string {
   const source = join(__dirname, 'worker.ts'); // running from sources under tsx (tests, benches)
   if (existsSync(source)) return source;
   throw new K0Error('MODEL_UNAVAILABLE', `embedding worker script not found beside ${__dirname}`);
+}
+
+/** Why native fell back to WASM is said once per process (every worker restart would repeat it otherwise). */
+let fallbackSaid = false;
+function sayFallbackOnce(reason: string): void {
+  if (fallbackSaid) return;
+  fallbackSaid = true;
+  process.emitWarning(`embedding runs on onnxruntime-web (WASM), slower: ${reason}`, { code: 'K0MARU_EMBED_RUNTIME' });
 }
 
 const asCode = (code: string): ErrorCode => ((ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'INTERNAL');
@@ -38,6 +47,10 @@ export class EmbedWorker {
   private nextId = 1;
   /** How many times a worker died under us (shown by status and benches). */
   crashes = 0;
+  /** The runtime of the loaded worker (undefined before the first load). */
+  runtime: RuntimeName | undefined;
+  /** Why native was wanted but WASM runs, when that happened. */
+  fallbackReason: string | undefined;
 
   constructor(private readonly opts: EmbedWorkerOptions) {}
 
@@ -62,6 +75,9 @@ export class EmbedWorker {
           ready = true;
           this.abandonStart = undefined;
           if (this.worker === worker) this.loaded = true;
+          this.runtime = msg.runtime;
+          this.fallbackReason = msg.fallbackReason;
+          if (msg.fallbackReason) sayFallbackOnce(msg.fallbackReason);
           resolve(msg.config);
         } else if (msg.type === 'initError') {
           this.reset(worker);

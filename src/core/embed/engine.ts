@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as ort from 'onnxruntime-web';
+import type * as ort from 'onnxruntime-common';
 import { K0Error } from '../errors';
 import { readModelFolder, type ModelConfig } from './modelConfig';
+import { requestedRuntime, selectRuntime, type OrtRuntime, type RuntimeChoice, type RuntimeName } from './runtime';
 import { loadTokenizer, type TextTokenizer } from './tokenizer';
 
 export interface EngineOptions {
@@ -17,6 +18,8 @@ export interface EngineOptions {
    * 2-core machine spinning threads take the CPU the host's event loop needs.
    */
   spinning?: boolean;
+  /** native | wasm | auto (default: `K0MARU_EMBED_RUNTIME`, else auto = native where its binary is shipped and loads). */
+  runtime?: RuntimeChoice;
 }
 
 export interface EmbedResult {
@@ -44,8 +47,9 @@ export function findWasmDir(): string {
 }
 
 /**
- * Runs one sentence-embedding model on onnxruntime-web (WASM). It computes on the calling thread, so the
- * product only creates it inside the embedding worker (see worker.ts); tests and benches may use it directly.
+ * Runs one sentence-embedding model on onnxruntime-node (native) or onnxruntime-web (WASM), see runtime.ts. Both
+ * compute on the calling thread, so the product only creates it inside the embedding worker (see worker.ts);
+ * tests and benches may use it directly.
  */
 export class EmbeddingEngine {
   private constructor(
@@ -53,21 +57,38 @@ export class EmbeddingEngine {
     private readonly session: ort.InferenceSession,
     private readonly tokenizer: TextTokenizer,
     private readonly batchSize: number,
+    private readonly rt: OrtRuntime,
+    /** Why native was wanted but WASM runs (binary present but failed to load or to create the session). */
+    readonly fallbackReason: string | undefined,
   ) {}
+
+  /** Which runtime computes: vectors of both are interchangeable (test/unit/embed/runtimeParity.test.ts). */
+  get runtime(): RuntimeName {
+    return this.rt.name;
+  }
 
   static async load(modelDir: string, opts: EngineOptions = {}): Promise<EmbeddingEngine> {
     const { config } = readModelFolder(modelDir);
     const tokenizer = loadTokenizer(join(modelDir, 'tokenizer.json'), config.maxTokens);
-    ort.env.wasm.numThreads = Math.max(1, opts.threads ?? 1);
-    ort.env.wasm.wasmPaths = (opts.wasmDir ?? findWasmDir()).replace(/\/?$/, '/');
+    const choice = opts.runtime ?? requestedRuntime();
+    const selected = selectRuntime(choice);
+    let rt = selected.runtime;
+    let fallbackReason = selected.fallbackReason;
+    const model = readFileSync(join(modelDir, 'model.onnx'));
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(readFileSync(join(modelDir, 'model.onnx')), {
-        graphOptimizationLevel: 'all',
-        extra: { session: { intra_op: { allow_spinning: opts.spinning ? '1' : '0' } } },
-      });
+      session = await createSession(rt, model, opts);
     } catch (err) {
-      throw new K0Error('MODEL_UNAVAILABLE', `model.onnx in ${modelDir} cannot be loaded: ${(err as Error).message ?? err}`, { dir: modelDir });
+      const why = `model.onnx in ${modelDir} cannot be loaded: ${(err as Error).message ?? err}`;
+      // A native session that fails where WASM might not (an old CPU, a broken binary): try WASM once, keep why.
+      if (rt.name !== 'native' || choice === 'native') throw new K0Error('MODEL_UNAVAILABLE', why, { dir: modelDir });
+      fallbackReason = `onnxruntime-node: ${why}`;
+      rt = selectRuntime('wasm').runtime;
+      try {
+        session = await createSession(rt, model, opts);
+      } catch (err2) {
+        throw new K0Error('MODEL_UNAVAILABLE', `model.onnx in ${modelDir} cannot be loaded: ${(err2 as Error).message ?? err2}`, { dir: modelDir });
+      }
     }
     for (const input of ['input_ids', 'attention_mask']) {
       if (!session.inputNames.includes(input)) {
@@ -75,7 +96,7 @@ export class EmbeddingEngine {
         throw new K0Error('MODEL_UNAVAILABLE', `model.onnx in ${modelDir} has no input ${input}`, { dir: modelDir });
       }
     }
-    return new EmbeddingEngine(config, session, tokenizer, Math.max(1, opts.batchSize ?? 32));
+    return new EmbeddingEngine(config, session, tokenizer, Math.max(1, opts.batchSize ?? 32), rt, fallbackReason);
   }
 
   tokenize(text: string): number[] {
@@ -90,7 +111,8 @@ export class EmbeddingEngine {
       const batch = order.slice(start, start + this.batchSize);
       const out = await this.runBatch(batch.map((i) => encoded[i].ids));
       batch.forEach((textIndex, row) => (vectors[textIndex] = out[row]));
-      // The WASM run never yields to the event loop; yield between batches so the thread stays responsive.
+      // The WASM run never yields to the event loop (the native one computes off it but the thread still
+      // owes replies); yield between batches so the thread stays responsive.
       await new Promise((resolve) => setImmediate(resolve));
     }
     return { vectors, truncated: encoded.map((e) => e.fullLength - e.ids.length), cut: encoded.map((e) => e.cut) };
@@ -103,11 +125,12 @@ export class EmbeddingEngine {
     const ids = new BigInt64Array(rows * width);
     const mask = new BigInt64Array(rows * width);
     batch.forEach((row, r) => row.forEach((id, c) => ((ids[r * width + c] = BigInt(id)), (mask[r * width + c] = 1n))));
+    const { Tensor } = this.rt.ort;
     const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', ids, [rows, width]),
-      attention_mask: new ort.Tensor('int64', mask, [rows, width]),
+      input_ids: new Tensor('int64', ids, [rows, width]),
+      attention_mask: new Tensor('int64', mask, [rows, width]),
     };
-    if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(rows * width), [rows, width]);
+    if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(rows * width), [rows, width]);
     const outputName = this.config.output ?? this.session.outputNames[0];
     const result = await this.session.run(feeds, [outputName]);
     const tensor = result[outputName];
@@ -143,6 +166,22 @@ export class EmbeddingEngine {
   async dispose(): Promise<void> {
     await this.session.release();
   }
+}
+
+/** One session on the chosen runtime; threads are onnxruntime's intra-op threads on either. */
+async function createSession(rt: OrtRuntime, model: Uint8Array, opts: EngineOptions): Promise<ort.InferenceSession> {
+  const threads = Math.max(1, opts.threads ?? 1);
+  const common: ort.InferenceSession.SessionOptions = {
+    executionProviders: rt.executionProviders,
+    graphOptimizationLevel: 'all',
+    extra: { session: { intra_op: { allow_spinning: opts.spinning ? '1' : '0' } } },
+  };
+  if (rt.name === 'wasm') {
+    rt.ort.env.wasm.numThreads = threads;
+    rt.ort.env.wasm.wasmPaths = (opts.wasmDir ?? findWasmDir()).replace(/\/?$/, '/');
+    return rt.ort.InferenceSession.create(model, common);
+  }
+  return rt.ort.InferenceSession.create(model, { ...common, intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential' });
 }
 
 export function normalizeInPlace(v: Float32Array): Float32Array {

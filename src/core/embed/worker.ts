@@ -1,5 +1,6 @@
-// Entry of the embedding worker thread (bundled to dist/embedWorker.js). The WASM runtime computes on the
-// thread that calls it; keeping it here keeps the host's event loop free while a vault embeds.
+// Entry of the embedding worker thread (bundled to dist/embedWorker.js). Both onnxruntimes (native and WASM,
+// see runtime.ts) compute on the thread that calls them; keeping them here keeps the host's event loop free
+// while a vault embeds.
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isK0Error } from '../errors';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   let engine: EmbeddingEngine;
   try {
     if (init.holdLoadUntil) await untilExists(init.holdLoadUntil);
-    engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize, spinning: init.spinning });
+    engine = await EmbeddingEngine.load(init.modelDir, { threads: init.threads, wasmDir: init.wasmDir, batchSize: init.batchSize, spinning: init.spinning, runtime: init.runtime });
     // The first inference on a fresh session costs several times a later one (0.35–1.4 s measured here: the WASM
     // kernels compile on first use). Paid now, inside the load the host already counts against its budget, so
     // "ready" means a query is answered at its normal cost.
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     send({ type: 'initError', code: isK0Error(err) ? err.code : 'MODEL_UNAVAILABLE', message: (err as Error).message });
     return;
   }
-  send({ type: 'ready', config: engine.config });
+  send({ type: 'ready', config: engine.config, runtime: engine.runtime, fallbackReason: engine.fallbackReason });
   // Requests are handled one at a time: the runtime is single-session and the host batches anyway.
   let queue = Promise.resolve();
   port.on('message', (req: WorkerRequest) => {
