@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
 import { ensureUiBuilt, openEvents, rawRequest, rpc, startUi, type RunningUi } from './uiHelpers';
+import { PROTOCOL_VERSION } from '../../../src/shared/protocolVersion';
 
 // `k0maru ui` as users run it: the built CLI in its own process, real HTTP on loopback.
 
@@ -88,9 +89,9 @@ describe('k0maru ui (built CLI, real process)', () => {
   });
 
   test('POST /rpc: ready → hello; a malformed request → an error response, and the server keeps answering', async () => {
-    const hello = await rpc(ui.port, ui.token, { kind: 'ready', protocol: 1 });
+    const hello = await rpc(ui.port, ui.token, { kind: 'ready', protocol: PROTOCOL_VERSION });
     assert.equal(hello.status, 200);
-    assert.deepEqual(JSON.parse(hello.body), { kind: 'hello', protocol: 1, host: 'browser', version: JSON.parse(hello.body).version, vaultName: basename(vault.root), layout: 'page' });
+    assert.deepEqual(JSON.parse(hello.body), { kind: 'hello', protocol: PROTOCOL_VERSION, host: 'browser', version: JSON.parse(hello.body).version, vaultName: basename(vault.root), layout: 'page' });
     for (const bad of [
       { kind: 'request', id: -5, request: { method: 'scoreboard', params: {} } },
       { kind: 'request', id: 7, request: { method: 'rm -rf', params: {} } },
