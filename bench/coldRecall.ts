@@ -11,14 +11,23 @@
 //
 //   npx tsx bench/coldRecall.ts [--notes 60] [--reps 5] [--dists dist,/tmp/old/dist] [--label L]
 //     → bench/results/coldRecall-<label>.json
+//
+// `--scale` measures issue 14 items 1, 3 and 4 instead (bench/results/coldRecall-scale-<notes>.json), in one run:
+//   - a `--notes` (default 5,000) vault whose every passage has a stored vector (made-up unit vectors: the search
+//     and load costs are those of real ones; the query is embedded by the real model): whole-process
+//     `k0maru recall --mode bm25` vs `--mode hybrid` (wall and max RSS, interleaved), and the MCP server's warm
+//     hybrid call (p50/p95 of `--calls` calls) and RSS after them, against a bm25-only server;
+//   - a `--fill-notes` (default 300) vault with no vectors: the latency of bm25 and hybrid tool calls made while
+//     the server's background fill runs, against the same calls before the fill started.
+//   npx tsx bench/coldRecall.ts --scale [--notes 5000] [--calls 20] [--reps 3] [--fill-notes 300]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateVault } from './lib/vaultGen';
-import { median, round } from './lib/stats';
+import { median, percentile, round } from './lib/stats';
 
 const REPO = join(__dirname, '..');
 const args = process.argv.slice(2);
@@ -151,7 +160,147 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+/** Wall time and max RSS (KB, from /usr/bin/time) of one whole process. */
+function timedProcess(argv: string[]): { ms: number; rssMb: number; stdout: string; status: number | null } {
+  const t0 = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...argv], { env: ENV, encoding: 'utf8', timeout: 120_000 });
+  const ms = performance.now() - t0;
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return { ms, rssMb: round(kb / 1024, 0), stdout: r.stdout, status: r.status };
+}
+
+function rssMbOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? round(Number(m[1]) / 1024, 0) : NaN;
+}
+
+async function mcpServer(dist: string, vault: string, debug = false) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(dist, 'mcp.mjs'), '--vault', vault, ...(debug ? ['--debug'] : [])], env: ENV, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name: 'bench-scale', version: '1' });
+  await client.connect(transport);
+  const call = async (query: string, mode: string) => {
+    const t0 = performance.now();
+    const r = await client.callTool({ name: 'recall_memory', arguments: { query, mode } }, undefined, { timeout: 120_000 });
+    return { ms: performance.now() - t0, sc: r.structuredContent as Structured & { coverage?: { embedded: number; passages: number } } };
+  };
+  return { client, call, pid: transport.pid!, stderr: () => stderr };
+}
+
+const dist = (xs: number[]) => ({ p50: round(percentile(xs, 50), 1), p95: round(percentile(xs, 95), 1), max: round(Math.max(...xs), 1) });
+
+async function scale(): Promise<void> {
+  const notes = opt('--notes', 5000);
+  const calls = opt('--calls', 20);
+  const reps = opt('--reps', 3);
+  const fillNotes = opt('--fill-notes', 300);
+  const cli = join(DISTS[0], 'cli.mjs');
+  const work = mkdtempSync(join(tmpdir(), 'k0-scale-bench-'));
+  const out: Record<string, unknown> = { date: new Date().toISOString(), notes, calls, loadAverageStart: loadavg().map((l) => round(l, 1)) };
+  try {
+    // 1. Every vector present.
+    const full = join(work, 'full');
+    const gen = generateVault(join(full, '.k0maru', 'wiki'), notes);
+    const queries = gen.queries.length ? gen.queries : ['redis failover lock'];
+    const { openProject } = await import('../src/core/project');
+    const { VectorStore } = await import('../src/core/search/vector');
+    const project = openProject({ vault: full, env: {} });
+    let passages = 0;
+    try {
+      await project.scan();
+      const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
+      const todo = store.pendingPassages();
+      for (let i = 0; i < todo.length; i += 1000) {
+        store.put(
+          todo.slice(i, i + 1000).map((p, k) => {
+            const v = Float32Array.from({ length: 512 }, (_, j) => Math.sin((i + k + 1) * 0.7 + j * 1.3));
+            const n = Math.hypot(...v);
+            return { hash: p.hash, vector: v.map((x) => x / n) };
+          }),
+        );
+      }
+      passages = store.size.passages;
+    } finally {
+      project.close();
+    }
+    out.passages = passages;
+    const oneShot: Record<'bm25' | 'hybrid', { ms: number; rssMb: number; label: string }[]> = { bm25: [], hybrid: [] };
+    for (let i = 0; i < reps; i++) {
+      for (const mode of ['bm25', 'hybrid'] as const) {
+        const r = timedProcess([cli, 'recall', queries[i % queries.length], '--mode', mode, '--json', '--vault', full]);
+        const j = JSON.parse(r.stdout || '{}') as { effectiveModeLabel?: string; warnings?: string[] };
+        oneShot[mode].push({ ms: r.ms, rssMb: r.rssMb, label: `${j.effectiveModeLabel}${j.warnings?.length ? ` (${j.warnings[0]})` : ''}` });
+      }
+    }
+    out.cliOneShot = {
+      bm25WallMs: round(median(oneShot.bm25.map((r) => r.ms)), 0),
+      hybridWallMs: round(median(oneShot.hybrid.map((r) => r.ms)), 0),
+      ratio: round(median(oneShot.hybrid.map((r) => r.ms)) / median(oneShot.bm25.map((r) => r.ms)), 2),
+      bm25RssMb: median(oneShot.bm25.map((r) => r.rssMb)),
+      hybridRssMb: median(oneShot.hybrid.map((r) => r.rssMb)),
+      hybridAnswers: oneShot.hybrid.map((r) => r.label),
+      runs: oneShot,
+    };
+    console.log(JSON.stringify(out.cliOneShot));
+
+    const servers: Record<string, unknown> = {};
+    for (const mode of ['hybrid', 'bm25']) {
+      const s = await mcpServer(DISTS[0], full);
+      try {
+        let first = await s.call(queries[0], mode);
+        for (let n = 0; mode === 'hybrid' && first.sc.effective_mode !== 'hybrid' && n < 60; n++) first = await s.call(queries[0], mode);
+        const times: number[] = [];
+        for (let i = 0; i < calls; i++) times.push((await s.call(queries[i % queries.length], mode)).ms);
+        servers[mode] = { warmCallMs: dist(times), rssMbAfterCalls: rssMbOf(s.pid), answeredAs: first.sc.effective_mode };
+      } finally {
+        await s.client.close();
+      }
+    }
+    out.mcpWarm = servers;
+    console.log(JSON.stringify(servers));
+
+    // 2. Tool calls during the background fill.
+    const cold = join(work, 'cold');
+    const g2 = generateVault(join(cold, '.k0maru', 'wiki'), fillNotes, 7);
+    const q2 = g2.queries.length ? g2.queries : ['redis failover lock'];
+    const s = await mcpServer(DISTS[0], cold, true);
+    try {
+      const before: Record<string, number[]> = { bm25: [] };
+      await s.call(q2[0], 'bm25');
+      for (let i = 0; i < calls; i++) before.bm25.push((await s.call(q2[i % q2.length], 'bm25')).ms);
+      let h = await s.call(q2[0], 'hybrid'); // starts the model
+      for (let n = 0; h.sc.effective_mode === 'bm25' && n < 120; n++) h = await s.call(q2[0], 'hybrid');
+      const during: Record<string, number[]> = { bm25: [], hybrid: [] };
+      const coverage: string[] = [];
+      for (let i = 0; i < calls; i++) {
+        during.bm25.push((await s.call(q2[i % q2.length], 'bm25')).ms);
+        const r = await s.call(q2[i % q2.length], 'hybrid');
+        during.hybrid.push(r.ms);
+        coverage.push(r.sc.effective_mode);
+      }
+      const stillFilling = !/every passage has its vector/.test(s.stderr());
+      out.duringFill = {
+        notes: fillNotes,
+        bm25CallMsBeforeFill: dist(before.bm25),
+        bm25CallMsDuringFill: dist(during.bm25),
+        hybridCallMsDuringFill: dist(during.hybrid),
+        addedBm25P95Ms: round(percentile(during.bm25, 95) - percentile(before.bm25, 95), 1),
+        fillStillRunningAtEnd: stillFilling,
+        coverageSeen: [coverage[0], coverage[coverage.length - 1]],
+      };
+      console.log(JSON.stringify(out.duringFill));
+    } finally {
+      await s.client.close();
+    }
+    out.loadAverageEnd = loadavg().map((l) => round(l, 1));
+    writeFileSync(join(REPO, 'bench', 'results', `coldRecall-scale-${notes}.json`), JSON.stringify(out, null, 2) + '\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+(args.includes('--scale') ? scale() : main()).catch((err) => {
   console.error(err);
   process.exit(1);
 });
