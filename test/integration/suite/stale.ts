@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NodeSnapshot } from '../../../src/extension/views/listTree';
@@ -159,6 +159,22 @@ export function registerStaleTests(): void {
       for (const p of [QUEUE_NOTE, API_NOTE, CLIENT_NOTE]) await vscode.commands.executeCommand('k0maru.markVerified', { path: p });
       await memoryUntil('the Stale group to disappear', (s) => !staleGroup(s) && s.length > 0);
       assert.doesNotMatch(readFileSync(join(workspaceRoot(), '.k0maru', 'wiki', FRESH_NOTE), 'utf8'), /verified_at/);
+    });
+
+    it('outside a git repository the view says staleness is off, and why', async () => {
+      const k0 = await api();
+      const dotGit = join(workspaceRoot(), '.git');
+      renameSync(dotGit, `${dotGit}-away`);
+      try {
+        await k0.reindex();
+        const snap = await memoryUntil('the Stale row to say staleness is off', (s) => /^off: /.test(staleGroup(s)?.description ?? ''));
+        const row = staleGroup(snap)!;
+        assert.equal(row.children, undefined, 'the off row has children');
+        assert.match(row.description!, /not a git repository/);
+        assert.equal(snap[snap.length - 1], row, 'the off row is not last');
+      } finally {
+        renameSync(`${dotGit}-away`, dotGit);
+      }
     });
   });
 }
