@@ -23,7 +23,10 @@ import { MAX_STAMPS, stampOf, summary, toPosix, type DocRow, type StoredState, t
 
 function readState(project: Project): StoredState {
   const idx = project.index;
+  // Read first: a scan by another process after this read leaves a newer generation, which the next check notices.
+  const generation = String(idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0');
   return {
+    generation,
     notes: readNotes(idx),
     docs: idx.all('SELECT id, path, hash, frontmatter FROM documents').map((r) => ({ id: Number(r.id), path: String(r.path), hash: String(r.hash), frontmatter: String(r.frontmatter) })),
     prevHead: readMeta(idx, 'head') ?? '',
@@ -34,7 +37,7 @@ function readState(project: Project): StoredState {
 
 export async function refresh(project: Project, repo: RepoLocation, head: string, kept: StoredState | undefined, signal: AbortSignal | undefined, t0: number): Promise<{ result: UpdateResult; state: StoredState }> {
   const idx = project.index;
-  const { notes: stored, docs, prevHead, stamps, dirty: dirtyBefore } = kept ?? readState(project);
+  const { notes: stored, docs, prevHead, stamps, dirty: dirtyBefore, generation } = kept ?? readState(project);
   const byId = new Map(stored.map((n) => [n.docId, n]));
   const changedDocs = docs.filter((d) => byId.get(d.id)?.hash !== d.hash || byId.get(d.id)?.path !== d.path);
   const top = repo.top;
@@ -189,6 +192,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     }
   }
   const dirtyAnchored = [...dirtyNow].filter((p) => anchoredPaths.has(p));
+  const result = summary(notes, status, t0, warnings);
   idx.write(() => {
     ensureTables(idx);
     idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
@@ -198,8 +202,12 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     writeMeta(idx, 'stamps', JSON.stringify(newStamps));
     writeMeta(idx, 'dirty', JSON.stringify(dirtyAnchored));
     writeMeta(idx, 'status', JSON.stringify(status));
+    writeMeta(idx, 'counts', JSON.stringify([result.checked, result.stale]));
+    // The documents this check read: the scanner bumps the generation whenever it writes them.
+    writeMeta(idx, 'generation', generation);
   });
-  return { result: summary(notes, status, t0, warnings), state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored } };
+  result.ms = performance.now() - t0;
+  return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, generation } };
 }
 
 function rowKey(n: StoredNote): string {

@@ -23,6 +23,8 @@ export interface StoredState {
   prevHead: string;
   stamps: Record<string, string>;
   dirty: string[];
+  /** The scanner's `meta.generation` when the documents were read. */
+  generation: string;
 }
 
 /** Anchored files whose mtime/size are stored for the clean-scan test; beyond this many they are not. */
