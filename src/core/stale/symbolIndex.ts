@@ -94,7 +94,8 @@ export async function locateNames(top: string, names: Set<string>, tracked: Map<
  * same container (TypeScript overloads, a getter and setter) are one symbol spanning all of them.
  */
 export function pickDefinition(found: Located[] | undefined, container: string | undefined, path: string | undefined): { def?: Located; candidates: string[] } {
-  const matching = (found ?? []).filter((d) => (container === undefined || d.container === container) && (path === undefined || d.path === path));
+  // A constructor named like its class (Java, C#) is part of the class, not a second definition of the name.
+  const matching = (found ?? []).filter((d) => d.container !== d.name && (container === undefined || d.container === container) && (path === undefined || d.path === path));
   const groups = new Map<string, Located>();
   for (const d of matching) {
     const key = `${d.path}\0${d.container ?? ''}`;

@@ -100,3 +100,19 @@ test('definitions are cached by blob id: a rescan after an unrelated note edit p
     r.cleanup();
   }
 });
+
+test('a constructor named like its class is the class, not a second definition (Java, C#)', async () => {
+  const r = staleRepo();
+  try {
+    r.write('src/LocationsController.cs', 'public class LocationsController {\n  public LocationsController(int a) {\n    x = a;\n  }\n}\n');
+    r.write('src/Pool.java', 'class Pool {\n  Pool() {}\n  void acquire() {}\n}\n');
+    r.note('n.md', '# N\n\n`LocationsController` and `Pool`\n');
+    r.commit('c');
+    const p = r.open();
+    await p.scan();
+    const anchors = JSON.parse(String(p.index.get('SELECT anchors FROM stale_notes')!.anchors)) as { symbol?: string; startLine?: number; endLine?: number }[];
+    assert.deepEqual(anchors.map((a) => [a.symbol, a.startLine, a.endLine]), [['LocationsController', 1, 5], ['Pool', 1, 4]]);
+  } finally {
+    r.cleanup();
+  }
+});
