@@ -8,6 +8,7 @@ import { readNoteText } from '../vault/noteSources';
 import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
 import { applyFloor } from './floor';
+import { HYBRID_LEXICAL, type LexicalSearch } from './paraphrase';
 import { makeSnippet } from './snippet';
 import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel, VectorCoverage } from './types';
 
@@ -23,6 +24,8 @@ export interface RecallOptions {
   staleness?: (idx: IndexDb, docIds: number[]) => Map<number, StaleInfo>;
   /** The demotion of a stale note (default STALE_FACTOR); only bench/staleFactor.ts sets it, to measure candidates. */
   staleFactor?: number;
+  /** The lexical channel of hybrid mode (default HYBRID_LEXICAL, paraphrase.ts); bench/quality measures candidates through it. */
+  lexical?: LexicalSearch;
 }
 
 /** Superseded notes stay findable (someone may look for the old decision) but rank below what replaced them. */
@@ -87,7 +90,7 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
       ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
     } else if (mode === 'vector') ranked = applyFloor(fromChannel(vec, 'vector'), vectors!.floor);
     // The floor applies after fusion, so the scores of what stays are those of the unfloored fusion.
-    else ranked = applyFloor(vectors!.fuse(searchBm25(idx, query, pool), vec, { limit, pool }), vectors!.floor);
+    else ranked = applyFloor(vectors!.fuse((opts.lexical ?? HYBRID_LEXICAL)(idx, query, pool), vec, { limit, pool }), vectors!.floor);
   }
 
   const hits = dress(idx, project.paths, ranked, query, !!opts.full, demote, warnings).slice(0, limit);

@@ -1,0 +1,167 @@
+// The paraphrase channel (issue #14 item 6): lexical-channel and fusion candidates measured on the same index and
+// the same query vectors, through the real recall(), on the tune half (even id number) and the test half (odd)
+// of bench/quality/queries.json. Also: the word overlap of each paraphrase query with its answer note, the
+// nonsense/off-topic queries (offtopic.json) each candidate answers, and the wall time per query.
+//
+//   npx tsx bench/quality/paraphrase.ts [--corpus DIR] [--out FILE]
+//
+// Run bench/quality/run.ts first: it builds the index and the vectors in .cache/bench-quality/ (this embeds only
+// the queries).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { IndexDb } from '../../src/core/index/db';
+import { recall } from '../../src/core/search/recall';
+import type { ChannelHit } from '../../src/core/search/bm25';
+import { searchBm25 } from '../../src/core/search/bm25';
+import { queryTokens, tokenize } from '../../src/core/search/ftsQuery';
+import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../../src/core/search/fusion';
+import { relevanceFloor } from '../../src/core/search/floor';
+import { withPrf, type LexicalSearch, type PrfOptions } from '../../src/core/search/prf';
+import { fieldedBm25 } from '../../src/core/search/paraphraseFields';
+import type { RecallMode, VectorChannel } from '../../src/core/search/types';
+import { VectorStore } from '../../src/core/search/vector';
+import { EmbeddingEngine } from '../../src/core/embed/engine';
+import { bundledModelDir } from '../../src/core/embed/modelLocation';
+import { corpusDir, opt, readGradedQueries } from './graded';
+
+const corpus = corpusDir();
+const queries = readGradedQueries();
+const junkFile = JSON.parse(readFileSync(join(__dirname, 'offtopic.json'), 'utf8')) as { random: string[]; offtopic: string[] };
+const idNum = (id: string) => Number(id.split('-')[1]);
+const half = (id: string) => (idNum(id) % 2 === 0 ? 'tune' : 'test');
+
+function ndcg10(ranked: string[], rel: Record<string, number>): number {
+  const gain = (g: number) => 2 ** g - 1;
+  const dcg = ranked.slice(0, 10).reduce((s, p, i) => s + gain(rel[p] ?? 0) / Math.log2(i + 2), 0);
+  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, 10).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  return ideal ? dcg / ideal : 0;
+}
+function recall5(ranked: string[], rel: Record<string, number>): number {
+  const wanted = Object.entries(rel).filter(([, g]) => g >= 2).map(([p]) => p);
+  if (!wanted.length) return 0;
+  const top = new Set(ranked.slice(0, 5));
+  return wanted.filter((p) => top.has(p)).length / Math.min(5, wanted.length);
+}
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * (xs.length - 1) + 0.5))];
+
+/** Share of a query's content words found in its grade-3 note(s): exact tokens, and 5-letter prefixes (a crude stem). */
+function overlap(query: string, rel: Record<string, number>): { exact: number; stem: number } {
+  const q = [...new Set(queryTokens(query))];
+  const text = Object.entries(rel).filter(([, g]) => g === 3).map(([p]) => readFileSync(join(corpus, p), 'utf8')).join(' ');
+  const toks = new Set(tokenize(text));
+  const stems = new Set([...toks].map((t) => t.slice(0, 5)));
+  const share = (f: (t: string) => boolean) => (q.length ? q.filter(f).length / q.length : 0);
+  return { exact: share((t) => toks.has(t)), stem: share((t) => stems.has(t.slice(0, 5))) };
+}
+
+async function main(): Promise<void> {
+  const dbPath = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
+  if (!existsSync(dbPath)) throw new Error(`no cached index at ${dbPath}: run npx tsx bench/quality/run.ts first`);
+  const idx = IndexDb.open(dbPath);
+  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads: 1, batchSize: 32 });
+  const { id: modelId, dimension } = engine.config;
+  const store = new VectorStore(idx, modelId, dimension);
+  if (store.pending() > 0) throw new Error(`${store.pending()} passages without vectors: run bench/quality/run.ts first`);
+  const junk = [...junkFile.random.map((q) => ({ kind: 'random', query: q })), ...junkFile.offtopic.map((q) => ({ kind: 'offtopic', query: q }))];
+  const texts = [...queries.map((q) => q.query), ...junk.map((j) => j.query)];
+  const vecs = (await engine.embed(texts)).vectors;
+  const qvec = new Map(texts.map((t, i) => [t, vecs[i]]));
+  await engine.dispose();
+
+  const graph = indexGraph(idx);
+  const floor = relevanceFloor(modelId);
+  const project = { index: idx, paths: { notesRoot: corpus } } as unknown as Parameters<typeof recall>[0];
+  const noVectors = (): ChannelHit[] => [];
+  const hybrid = (fusion: FusionOptions, vectorsOff = false): VectorChannel => ({
+    search: async (query, pool) => (vectorsOff ? noVectors() : store.search(qvec.get(query)!, pool)),
+    pending: () => 0,
+    floor,
+    fuse: (lex, vec) => fuse(lex, vec, fusion, graph),
+  });
+  // A lexical candidate alone: hybrid mode with an empty vector channel, so it goes through the same recall().
+  const lexOnly = hybrid({ method: 'blend', bm25Weight: 1 }, true);
+
+  const prf = (o: Partial<PrfOptions>, base: LexicalSearch = searchBm25) => withPrf(base, { docs: 3, terms: 10, weight: 0.3, minQueryTerms: 2, ...o });
+  const agg2 = fieldedBm25({ weights: { title: 8, heading: 3, body: 1 }, topChunks: 2, decay: 0.5 });
+  const blend = (w: number): FusionOptions => ({ method: 'blend', bm25Weight: w });
+  type Method = { name: string; mode: RecallMode; channel?: VectorChannel; lexical?: LexicalSearch };
+  const methods: Method[] = [
+    { name: 'bm25', mode: 'bm25' },
+    { name: 'default (blend .8)', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION) },
+    { name: 'lex: title 4 / heading 2', mode: 'hybrid', channel: lexOnly, lexical: fieldedBm25({ weights: { title: 4, heading: 2, body: 1 }, topChunks: 1, decay: 0 }) },
+    { name: 'lex: title 12 / heading 4', mode: 'hybrid', channel: lexOnly, lexical: fieldedBm25({ weights: { title: 12, heading: 4, body: 1 }, topChunks: 1, decay: 0 }) },
+    { name: 'lex: title 1 / heading 1', mode: 'hybrid', channel: lexOnly, lexical: fieldedBm25({ weights: { title: 1, heading: 1, body: 1 }, topChunks: 1, decay: 0 }) },
+    { name: 'lex: sum top-2 chunks (×0.5)', mode: 'hybrid', channel: lexOnly, lexical: agg2 },
+    { name: 'lex: sum top-3 chunks (×1)', mode: 'hybrid', channel: lexOnly, lexical: fieldedBm25({ weights: { title: 8, heading: 3, body: 1 }, topChunks: 3, decay: 1 }) },
+    { name: 'lex: PRF k3 t10 w.3', mode: 'hybrid', channel: lexOnly, lexical: prf({}) },
+    { name: 'lex: PRF k3 t10 w.5', mode: 'hybrid', channel: lexOnly, lexical: prf({ weight: 0.5 }) },
+    { name: 'lex: PRF k5 t10 w.3', mode: 'hybrid', channel: lexOnly, lexical: prf({ docs: 5 }) },
+    { name: 'lex: PRF k3 t20 w.3', mode: 'hybrid', channel: lexOnly, lexical: prf({ terms: 20 }) },
+    { name: 'lex: PRF k2 t10 w.2', mode: 'hybrid', channel: lexOnly, lexical: prf({ docs: 2, weight: 0.2 }) },
+    { name: 'lex: PRF all queries', mode: 'hybrid', channel: lexOnly, lexical: prf({ minQueryTerms: 1 }) },
+    { name: 'lex: PRF + sum top-2', mode: 'hybrid', channel: lexOnly, lexical: prf({}, agg2) },
+    { name: 'blend .7', mode: 'hybrid', channel: hybrid(blend(0.7)) },
+    { name: 'blend .6', mode: 'hybrid', channel: hybrid(blend(0.6)) },
+    { name: 'blend .8 + sum top-2', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: agg2 },
+    { name: 'blend .8 + PRF k3 t10 w.3', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({}) },
+    { name: 'blend .8 + PRF k3 t10 w.5', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ weight: 0.5 }) },
+    { name: 'blend .8 + PRF k5 t10 w.3', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ docs: 5 }) },
+    { name: 'blend .8 + PRF k3 t20 w.3', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ terms: 20 }) },
+    { name: 'blend .7 + PRF k3 t10 w.3', mode: 'hybrid', channel: hybrid(blend(0.7)), lexical: prf({}) },
+    { name: 'blend .7 + PRF k3 t10 w.5', mode: 'hybrid', channel: hybrid(blend(0.7)), lexical: prf({ weight: 0.5 }) },
+    { name: 'blend .6 + PRF k3 t10 w.3', mode: 'hybrid', channel: hybrid(blend(0.6)), lexical: prf({}) },
+    { name: 'blend .8 + PRF + sum top-2', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({}, agg2) },
+    { name: 'rescue .35 @3 + PRF', mode: 'hybrid', channel: hybrid({ method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 }), lexical: prf({}) },
+  ];
+
+  const types = [...new Set(queries.map((q) => q.type))];
+  const keys = ['all', ...types];
+  type Acc = Record<string, { ndcg: number[]; r5: number[] }>;
+  const results: Record<string, { tune: Record<string, { ndcg: number; r5: number; n: number }>; test: Record<string, { ndcg: number; r5: number; n: number }>; p50ms: number; p95ms: number; junkAnswered: { random: number; offtopic: number } }> = {};
+  const perQuery: Record<string, Record<string, string[]>> = {};
+  for (const m of methods) {
+    const acc: Record<'tune' | 'test', Acc> = { tune: {}, test: {} };
+    const ms: number[] = [];
+    const run = async (query: string) => {
+      const t0 = performance.now();
+      const res = await recall(project, query, { limit: 10, mode: m.mode, vectors: m.channel, lexical: m.lexical });
+      ms.push(performance.now() - t0);
+      return res.hits.map((h) => h.path);
+    };
+    for (const q of queries) {
+      const ranked = await run(q.query);
+      (perQuery[q.id] ??= {})[m.name] = ranked.slice(0, 5);
+      for (const key of ['all', q.type]) {
+        const a = (acc[half(q.id)][key] ??= { ndcg: [], r5: [] });
+        a.ndcg.push(ndcg10(ranked, q.relevant));
+        a.r5.push(recall5(ranked, q.relevant));
+      }
+    }
+    const junkAnswered = { random: 0, offtopic: 0 };
+    for (const j of junk) if ((await run(j.query)).length) junkAnswered[j.kind as 'random' | 'offtopic']++;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sum = (a: Acc) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, { ndcg: mean(v.ndcg), r5: mean(v.r5), n: v.ndcg.length }]));
+    results[m.name] = { tune: sum(acc.tune), test: sum(acc.test), p50ms: pct(ms, 0.5), p95ms: pct(ms, 0.95), junkAnswered };
+  }
+
+  const table = (h: 'tune' | 'test') => {
+    const lines = [`| method (${h} half) | ${keys.map((k) => `nDCG@10 ${k} | R@5 ${k}`).join(' | ')} | p95 ms | nonsense answered (random / off-topic) |`, `|---|${keys.map(() => '---|---').join('|')}|---|---|`];
+    for (const m of methods) {
+      const r = results[m.name];
+      lines.push(`| ${m.name} | ${keys.map((k) => `${r[h][k].ndcg.toFixed(3)} | ${r[h][k].r5.toFixed(2)}`).join(' | ')} | ${r.p95ms.toFixed(1)} | ${r.junkAnswered.random} / ${r.junkAnswered.offtopic} |`);
+    }
+    return lines.join('\n');
+  };
+  const counts = (h: 'tune' | 'test') => keys.map((k) => `${results.bm25[h][k].n} ${k}`).join(', ');
+  const para = queries.filter((q) => q.type === 'paraphrase').map((q) => ({ id: q.id, new: !!(q as { new?: boolean }).new, ...overlap(q.query, q.relevant) }));
+  console.log(`paraphrase overlap with the answer note (share of content words found in it): exact p50 ${pct(para.map((p) => p.exact), 0.5).toFixed(2)} max ${Math.max(...para.map((p) => p.exact)).toFixed(2)}; 5-letter prefix p50 ${pct(para.map((p) => p.stem), 0.5).toFixed(2)} max ${Math.max(...para.map((p) => p.stem)).toFixed(2)}`);
+  console.log(`\ntune: ${counts('tune')}\n${table('tune')}\n\ntest: ${counts('test')}\n${table('test')}`);
+  const out = opt('--out') ?? join(__dirname, '..', 'results', 'quality-paraphrase.json');
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), model: modelId, floor, queries: queries.length, split: 'tune = even id number, test = odd', overlap: para, results, perQuery }, null, 1));
+  idx.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
