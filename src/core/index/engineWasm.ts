@@ -96,6 +96,11 @@ function forgetCachedCopy(): void {
   }
 }
 
+/** The Database class this engine opens with (tests that watch what IndexDb hands SQLite patch its prototype). */
+export function wasmDatabaseClass(): SqliteModule['Database'] {
+  return load().Database;
+}
+
 /** Whether this process's node-sqlite3-wasm rolls back a killed writer's journal (always true once it loaded). */
 export function wasmRollsBackHotJournals(): boolean {
   return reservedLockAnswered;

@@ -7,10 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { IndexDb } from '../../../src/core/index/db';
+import { wasmRollsBackHotJournals } from '../../../src/core/index/engineWasm';
 import { findNode22 } from '../../../bench/lib/runtimes';
 
 const REPO = join(__dirname, '..', '..', '..');
@@ -126,8 +128,8 @@ function look(path: string): Seen {
   }
 }
 
-/** The same look from a Node 22 child (node:sqlite). */
-function lookOnNode22(f: Fixture): Promise<Seen> {
+/** The same look from a child: a Node 22 (node:sqlite) running the source, or this Node 20 running a minified bundle. */
+function lookInChild(f: Fixture, how: 'node22' | 'minified bundle'): Promise<Seen> {
   const script = join(f.dir, 'reader.ts');
   writeFileSync(
     script,
@@ -140,14 +142,23 @@ process.stdout.write(JSON.stringify({ count, old, integrity, engine: idx.engineN
 idx.close();
 `,
   );
+  let argv = [NODE22!, '--import', 'tsx', script];
+  if (how === 'minified bundle') {
+    // As the shipped extension and CLI are built (esbuild.mjs --production): function names minified, the WASM
+    // next to the bundle. The import that answers xCheckReservedLock must still be found.
+    const out = join(f.dir, 'bundle', 'reader.js');
+    buildSync({ entryPoints: [script], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, logLevel: 'error' });
+    copyFileSync(join(REPO, 'node_modules', 'node-sqlite3-wasm', 'dist', 'node-sqlite3-wasm.wasm'), join(f.dir, 'bundle', 'node-sqlite3-wasm.wasm'));
+    argv = [process.execPath, out];
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE22!, ['--import', 'tsx', script], { cwd: REPO, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { cwd: REPO, env: { PATH: process.env.PATH ?? '', K0MARU_SQLITE: how === 'node22' ? '' : 'wasm' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`Node 22 reader exited ${code}: ${err}`));
+      if (code !== 0) reject(new Error(`${how} reader exited ${code}: ${err}`));
       else resolve(JSON.parse(out) as Seen);
     });
   });
@@ -186,8 +197,46 @@ test('a WASM writer killed after spilling part of its transaction: the next nati
   const f = fixture();
   try {
     await killedWriterLeftHotJournal(f);
-    assertRolledBack(await lookOnNode22(f), 'native');
+    assertRolledBack(await lookInChild(f, 'node22'), 'native');
     assertRolledBack(look(f.path), 'wasm');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('the same from a minified bundle (as shipped): the next WASM opener rolls the hot journal back', async () => {
+  const f = fixture();
+  try {
+    await killedWriterLeftHotJournal(f);
+    assertRolledBack(await lookInChild(f, 'minified bundle'), 'wasm');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a process that loaded node-sqlite3-wasm itself first (as some tests do) still gets the engine its own hooked copy', async () => {
+  const f = fixture();
+  try {
+    const script = join(f.dir, 'preloaded.ts');
+    writeFileSync(
+      script,
+      `import { Database } from ${JSON.stringify(join(REPO, 'node_modules', 'node-sqlite3-wasm'))};
+import { wasmEngine, wasmRollsBackHotJournals } from ${JSON.stringify(join(REPO, 'src/core/index/engineWasm'))};
+new Database(${JSON.stringify(join(f.dir, 'other.db'))}).close();
+const before = wasmRollsBackHotJournals();
+wasmEngine.open(${JSON.stringify(join(f.dir, 'index.db'))}).close();
+process.stdout.write(JSON.stringify({ before, after: wasmRollsBackHotJournals() }));
+`,
+    );
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let o = '';
+      let e = '';
+      child.stdout.on('data', (d) => (o += d));
+      child.stderr.on('data', (d) => (e += d));
+      child.on('close', (code) => (code === 0 ? resolve(o) : reject(new Error(`exited ${code}: ${e}`))));
+    });
+    assert.deepEqual(JSON.parse(out), { before: false, after: true });
   } finally {
     f.cleanup();
   }

@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
 import { IndexDb } from '../../../src/core/index/db';
+import { wasmDatabaseClass } from '../../../src/core/index/engineWasm';
 import { SCHEMA_VERSION } from '../../../src/core/index/schema';
 
 // Issue 17 item 1: a one-shot process opening a current index should read one header field, not look the schema
 // up nor create anything. Every SQL text IndexDb hands the real engine goes through Database#exec or #prepare
 // (get/all/run prepare too), so recording those two shows what an open costs.
 function recordSql<T>(fn: () => T): { out: T; sql: string[] } {
-  const proto = Database.prototype as unknown as Record<'exec' | 'prepare', (this: unknown, sql: string) => unknown>;
+  // The engine's own copy of node-sqlite3-wasm (engineWasm.ts loads one whose VFS it has fixed).
+  const proto = wasmDatabaseClass().prototype as unknown as Record<'exec' | 'prepare', (this: unknown, sql: string) => unknown>;
   const exec = proto.exec;
   const prepare = proto.prepare;
   const sql: string[] = [];
