@@ -56,7 +56,9 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
     const prevStale = new Map((fromLastCheck ? n.stale ?? [] : []).map((x) => [`${x.anchor}\0${x.path}`, x]));
     n.anchors.forEach((a, k) => {
       const ch: FileChange | undefined = changes.get(a.path);
-      if (a.absent && !ch) return; // never existed at the base either: not an anchor
+      const prev = prevStale.get(`${n.texts[k]}\0${a.path}`);
+      // Never existed at the base either: not an anchor (unless it was found deleted at the last check).
+      if (a.absent && !ch && !prev) return;
       const i = anchors.length;
       // A range from an earlier check means nothing against another base: recomputed from the base's own numbering.
       const current = fromLastCheck ? a.current : undefined;
@@ -64,7 +66,6 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       anchors.push(moved);
       texts.push(n.texts[k]);
       olds.push(a.path);
-      const prev = prevStale.get(`${n.texts[k]}\0${a.path}`);
       const paths = ch?.kind === 'R' ? [a.path, ch.to!] : [a.path];
       if (!ch || (ch.kind === 'R' && !ch.edited)) {
         if (prev) found.push({ i, kind: prev.change ?? 'changed', paths, prev, keep: true });

@@ -222,3 +222,29 @@ test('a stale anchor touched again stays stale and its count grows (incrementall
     r.cleanup();
   }
 });
+
+test('a deleted anchor stays stale through later commits that do not touch it (also when first read after the delete)', async () => {
+  const { r } = seeded();
+  try {
+    // The first scan happens after the delete: the path is no longer tracked when the note is read (an `absent`
+    // anchor), yet the note's base had it.
+    r.note('two.md', '# Two\n\n`src/other.ts:2` and `src/db/pool.ts:1`\n');
+    r.commit('two anchors');
+    r.remove('src/other.ts');
+    const gone = r.commit('remove other');
+    const p = r.open();
+    await p.scan();
+    assert.equal(listStale(p.index).find((n) => n.path === 'two.md')?.info.reason, `\`src/other.ts:2\` was deleted in ${gone.slice(0, 7)}`);
+    r.write('src/db/pool.ts', POOL.replace('return 1;', 'return 5;'));
+    r.commit('unrelated');
+    await p.scan();
+    r.write('src/new.ts', 'export const n = 1;\n');
+    r.commit('more');
+    await p.scan();
+    // `unrelated` touched pool.ts (line 7, not line 1): two.md was rechecked from the last HEAD and kept its delete.
+    const two = listStale(p.index).find((n) => n.path === 'two.md');
+    assert.equal(two?.info.reason, `\`src/other.ts:2\` was deleted in ${gone.slice(0, 7)}`);
+  } finally {
+    r.cleanup();
+  }
+});
