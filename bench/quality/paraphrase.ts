@@ -18,6 +18,7 @@ import { DEFAULT_FUSION, fuse, indexGraph, type FusionOptions } from '../../src/
 import { relevanceFloor } from '../../src/core/search/floor';
 import { withPrf, type LexicalSearch, type PrfOptions } from '../../src/core/search/prf';
 import { fieldedBm25 } from '../../src/core/search/paraphraseFields';
+import { withCoverage } from '../../src/core/search/paraphraseEvidence';
 import type { RecallMode, VectorChannel } from '../../src/core/search/types';
 import { VectorStore } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
@@ -111,6 +112,13 @@ async function main(): Promise<void> {
     { name: 'blend .7 + PRF k3 t10 w.5', mode: 'hybrid', channel: hybrid(blend(0.7)), lexical: prf({ weight: 0.5 }) },
     { name: 'blend .6 + PRF k3 t10 w.3', mode: 'hybrid', channel: hybrid(blend(0.6)), lexical: prf({}) },
     { name: 'blend .8 + PRF + sum top-2', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({}, agg2) },
+    { name: 'adaptive blend .8→.5', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.5 } }), lexical: withCoverage(searchBm25) },
+    { name: 'adaptive blend .8→.4', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(searchBm25) },
+    { name: 'adaptive blend .8→.3', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.3 } }), lexical: withCoverage(searchBm25) },
+    { name: 'adaptive blend .85→.4', mode: 'hybrid', channel: hybrid({ method: 'blend', bm25Weight: 0.85, adaptive: { min: 0.4 } }), lexical: withCoverage(searchBm25) },
+    { name: 'adaptive blend .8→.4 + PRF', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(prf({})) },
+    { name: 'adaptive blend .8→.5 + PRF', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.5 } }), lexical: withCoverage(prf({})) },
+    { name: 'adaptive blend .8→.4 + sum top-2', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(agg2) },
     { name: 'rescue .35 @3 + PRF', mode: 'hybrid', channel: hybrid({ method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 }), lexical: prf({}) },
   ];
 

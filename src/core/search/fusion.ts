@@ -1,5 +1,6 @@
 import { K0Error } from '../errors';
 import type { ChannelHit } from './bm25';
+import { lexicalCoverage } from './paraphraseEvidence';
 import type { RankedDoc } from './types';
 
 /**
@@ -28,6 +29,12 @@ export interface FusionOptions {
   /** rescue: minimum cosine for a vector-only document, and how many BM25 hits stay ahead of rescued ones. */
   rescueCosine?: number;
   rescueAfter?: number;
+  /**
+   * blend: the BM25 weight follows how much of the query the lexical channel's best chunk covers
+   * (paraphraseEvidence.ts): `bm25Weight` when it covers every content word, down to `min` when it covers none.
+   * Without a coverage figure (a lexical channel not wrapped by withCoverage) the weight stays `bm25Weight`.
+   */
+  adaptive?: { min: number };
   /** Normalised graph boost, 0 = off. */
   boost?: number;
 }
@@ -96,12 +103,9 @@ function scorer(opts: FusionOptions, lexical: ChannelHit[], vector: ChannelHit[]
     return (c) => [(c.bm ? wb / (k + c.bm.rank) : 0) + (c.vec ? wv / (k + c.vec.rank) : 0), max];
   }
   if (opts.method === 'blend') {
-    const bmMax = Math.max(1e-9, ...lexical.map((h) => h.score));
-    const cos = vector.map((h) => h.score);
-    const cosMax = cos.length ? Math.max(...cos) : 1;
-    const cosMin = cos.length ? Math.min(...cos) : 0;
-    const span = Math.max(1e-6, cosMax - cosMin);
-    return (c) => [wb * (c.bm ? c.bm.score / bmMax : 0) + wv * (c.vec ? (c.vec.score - cosMin) / span : 0), 1];
+    const cover = opts.adaptive ? lexicalCoverage(lexical) : undefined;
+    if (cover !== undefined) return blendScorer(opts.adaptive!.min + (wb - opts.adaptive!.min) * cover, lexical, vector);
+    return blendScorer(wb, lexical, vector);
   }
   // rescue: BM25 order first (scores in (1, 2]), then rescued vector-only documents by cosine (scores in (0, 1]).
   const bmMax = Math.max(1e-9, ...lexical.map((h) => h.score));
@@ -111,6 +115,16 @@ function scorer(opts: FusionOptions, lexical: ChannelHit[], vector: ChannelHit[]
     if (c.vec && c.vec.score >= bar) return [c.vec.score, 2];
     return [0, 2];
   };
+}
+
+function blendScorer(wb: number, lexical: ChannelHit[], vector: ChannelHit[]): (c: Cand) => [number, number] {
+  const wv = 1 - wb;
+  const bmMax = Math.max(1e-9, ...lexical.map((h) => h.score));
+  const cos = vector.map((h) => h.score);
+  const cosMax = cos.length ? Math.max(...cos) : 1;
+  const cosMin = cos.length ? Math.min(...cos) : 0;
+  const span = Math.max(1e-6, cosMax - cosMin);
+  return (c) => [wb * (c.bm ? c.bm.score / bmMax : 0) + wv * (c.vec ? (c.vec.score - cosMin) / span : 0), 1];
 }
 
 export function fuse(lexical: ChannelHit[], vector: ChannelHit[], opts: FusionOptions, graph?: GraphView): RankedDoc[] {

@@ -68,7 +68,8 @@ export function expansionTerms(idx: IndexDb, feedback: ChannelHit[], exclude: Se
   const scored: [string, number][] = [];
   for (const [t, w] of shortlist) {
     const df = Number(idx.get('SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?', [`"${t}"`])?.n ?? 0);
-    if (!df || df / total > MAX_DF_SHARE) continue;
+    // A small vault has few chunks: there the cap is two chunks, not a tenth of almost nothing.
+    if (!df || df > Math.max(2, MAX_DF_SHARE * total)) continue;
     scored.push([t, w * Math.log(1 + total / df)]);
   }
   return scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count).map(([t]) => t);
