@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { join, relative, sep } from 'node:path';
-import type { AdrRules, GuardRule, Violation } from '../core/guard/types';
+import type { AdrRules, GuardDiagnostic, GuardRule, Violation } from '../core/guard/types';
 import { loadCore, loadGuard, toK0 } from './coreLoader';
 import type { RuleModel } from './ruleModel';
 import type { Settings } from './settings';
@@ -10,6 +10,9 @@ import { suppressionComment } from '../core/guard/suppress';
 export const GUARD_SOURCE = 'K0maru';
 export const DIAGNOSTIC_PREFIX = 'k0maru.guard.';
 const CHECK_DEBOUNCE_MS = 100;
+/** Files created or deleted in bursts (a checkout, a generator) cost one `git ls-files`, not one each. */
+const SCOPE_DEBOUNCE_MS = 300;
+export const SCOPE_NOTHING_CODE = 'rule.scope-matches-nothing';
 
 /** What a code action needs about a diagnostic it did not create (the host hands back copies). */
 export interface ViolationInfo {
@@ -36,6 +39,17 @@ export class GuardDiagnostics implements vscode.Disposable {
   private readonly generation = new Map<string, number>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly disposables: vscode.Disposable[] = [this.files, this.adrFiles];
+  /**
+   * `rule.scope-matches-nothing` as the newest guard run said it. Every run (a file's check or the scope refresh)
+   * computes it over all active rules, so each answer replaces the last; `scopeSeq` keeps an answer from a run
+   * that started before a newer one already answered from overwriting it.
+   */
+  private scopeFindings: GuardDiagnostic[] = [];
+  private scopeSeq = 0;
+  private scopeAnswered = 0;
+  private scopeTimer: NodeJS.Timeout | undefined;
+  private lastAdrs: AdrRules[] = [];
+  private watching = false;
 
   constructor(
     private readonly projectRoot: string,
@@ -89,7 +103,7 @@ export class GuardDiagnostics implements vscode.Disposable {
 
   async whenIdle(): Promise<void> {
     await this.rules.whenIdle();
-    while (this.timers.size || this.running.size) {
+    while (this.timers.size || this.running.size || this.scopeTimer) {
       if (this.running.size) await Promise.allSettled([...this.running]);
       else await new Promise((r) => setTimeout(r, CHECK_DEBOUNCE_MS));
     }
@@ -109,6 +123,63 @@ export class GuardDiagnostics implements vscode.Disposable {
     this.files.clear();
     this.adrFiles.clear();
     this.infos.clear();
+    this.scopeFindings = [];
+  }
+
+  /**
+   * Asks again which rule scopes match no file (debounced): after the rules change and when files are created or
+   * deleted in the workspace, so the warning appears when the code a rule targets goes and leaves once a file
+   * matches again (restored, or the glob fixed). A guard run over an empty diff: only the scope check does work.
+   */
+  scheduleScopeCheck(): void {
+    if (this.scopeTimer) clearTimeout(this.scopeTimer);
+    const timer = setTimeout(() => {
+      const p = this.checkScopes().finally(() => {
+        if (this.scopeTimer === timer) this.scopeTimer = undefined;
+      });
+      this.running.add(p);
+      void p.finally(() => this.running.delete(p));
+    }, SCOPE_DEBOUNCE_MS);
+    this.scopeTimer = timer;
+  }
+
+  private async checkScopes(): Promise<void> {
+    if (!vscode.workspace.isTrusted || !this.settings().guardOnSave) return;
+    const seq = ++this.scopeSeq;
+    try {
+      const adrs = await this.rules.adrs();
+      if (!adrs.some((a) => a.active && a.rules.length)) return this.takeScopeFindings(seq, []);
+      const result = await loadGuard().guardCheck({ cwd: this.projectRoot, env: {}, adrs, diff: '' });
+      this.takeScopeFindings(seq, result.diagnostics);
+    } catch (err) {
+      const e = toK0(err);
+      this.log.warn(`checking the rules' scopes failed: ${e.code}: ${e.message}`);
+    }
+  }
+
+  private takeScopeFindings(seq: number, diagnostics: readonly GuardDiagnostic[]): void {
+    if (seq < this.scopeAnswered) return;
+    this.scopeAnswered = seq;
+    const next = diagnostics.filter((d) => d.code === SCOPE_NOTHING_CODE);
+    const key = (ds: GuardDiagnostic[]) => JSON.stringify(ds.map((d) => [d.adrPath, d.line, d.message]));
+    if (key(next) === key(this.scopeFindings)) return;
+    this.scopeFindings = next;
+    this.publishRuleDiagnostics(this.lastAdrs);
+  }
+
+  /** Created and deleted workspace files can make a scope match again or match nothing (once). */
+  private watchScopes(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.projectRoot), '**/*'), false, true, false);
+    const k0 = join(this.projectRoot, '.k0maru') + sep;
+    const git = join(this.projectRoot, '.git') + sep;
+    const onFile = (uri: vscode.Uri) => {
+      // The index, its locks and git's own files change all the time and never make a scope match.
+      if (uri.scheme !== 'file' || uri.fsPath.startsWith(k0) || uri.fsPath.startsWith(git)) return;
+      this.scheduleScopeCheck();
+    };
+    this.disposables.push(watcher, watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
   }
 
   private async run(uri: vscode.Uri): Promise<readonly vscode.Diagnostic[]> {
@@ -123,12 +194,15 @@ export class GuardDiagnostics implements vscode.Disposable {
         this.publish(uri, []);
         return [];
       }
+      const seq = ++this.scopeSeq;
       const result = await core.guardCheck({
         cwd: source.root,
         env: {},
         adrs,
         ...(source.kind === 'diff' ? { diff: source.diff } : { files: source.files }),
       });
+      // Only the workspace's own repository: a nested one lists other files.
+      if (source.root === this.projectRoot) this.takeScopeFindings(seq, result.diagnostics);
       if (this.generation.get(key) !== gen) return this.files.get(uri) ?? [];
       const mine = result.violations.filter((v) => join(source.root, v.path) === uri.fsPath);
       return this.publish(uri, mine, adrs);
@@ -171,16 +245,22 @@ export class GuardDiagnostics implements vscode.Disposable {
   private onRulesChanged(adrs: AdrRules[]): void {
     this.publishRuleDiagnostics(adrs);
     if (!this.settings().guardOnSave) return;
+    this.scheduleScopeCheck();
     for (const doc of vscode.workspace.textDocuments) if (this.applies(doc.uri)) void this.check(doc.uri);
   }
 
-  /** Malformed rules of active ADRs, shown in the ADR file at the rule's line. */
+  /**
+   * Malformed rules of active ADRs, shown in the ADR file at the rule's line; beside them, as Warnings, the scopes
+   * that match no file of the repository (the rule never fires).
+   */
   publishRuleDiagnostics(adrs: AdrRules[]): void {
+    this.lastAdrs = adrs;
     this.adrFiles.clear();
     for (const a of adrs) {
-      if (!a.active || !a.diagnostics.length) continue;
+      const scopes = this.scopeFindings.filter((d) => d.adrPath === a.adrPath);
+      if (!a.active || (!a.diagnostics.length && !scopes.length)) continue;
       const uri = vscode.Uri.file(noteFilePath({ projectRoot: this.projectRoot, notesRoot: this.notesRoot() }, a.adrPath));
-      this.adrFiles.set(uri, a.diagnostics.map((g) => {
+      this.adrFiles.set(uri, [...a.diagnostics.map((g) => {
         const line = Math.max(0, g.line - 1);
         // Advice from prose inference (a sentence the guard could not turn into a rule) is not a broken rule.
         const severity = g.inferred ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
@@ -188,7 +268,7 @@ export class GuardDiagnostics implements vscode.Disposable {
         d.source = GUARD_SOURCE;
         d.code = `k0maru.${g.code}`;
         return d;
-      }));
+      }), ...scopes.map((g) => scopeDiagnostic(uri, g))]);
     }
   }
 
@@ -199,14 +279,34 @@ export class GuardDiagnostics implements vscode.Disposable {
     } catch {
       return; // logged by the model
     }
+    this.watchScopes();
+    this.scheduleScopeCheck();
     for (const doc of vscode.workspace.textDocuments) if (this.applies(doc.uri)) void this.check(doc.uri);
   }
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    if (this.scopeTimer) clearTimeout(this.scopeTimer);
+    this.scopeTimer = undefined;
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/**
+ * A scope that matches no file, in its ADR at the line that declares it. The core's message names the rule, the
+ * ADR and the remediation; the code links to that line and the related information points at it, so the Problems
+ * panel (where the ADR may not be open) leads there in one click.
+ */
+function scopeDiagnostic(adrUri: vscode.Uri, g: GuardDiagnostic): vscode.Diagnostic {
+  const line = Math.max(0, g.line - 1);
+  const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), g.message, vscode.DiagnosticSeverity.Warning);
+  d.source = GUARD_SOURCE;
+  d.code = { value: `k0maru.${g.code}`, target: adrUri.with({ fragment: `L${g.line}` }) };
+  d.relatedInformation = [
+    new vscode.DiagnosticRelatedInformation(new vscode.Location(adrUri, new vscode.Position(line, 0)), 'the scope is declared here; point it at where the code lives now, or supersede the ADR'),
+  ];
+  return d;
 }
 
 /** "Open ADR" and "Show remediation" for the guard's diagnostics. */

@@ -14,6 +14,7 @@ import { registerInferredRuleTests } from './suite/inferredRules';
 import { registerFirstHourTests } from './suite/firstHour';
 import { registerStaleTests } from './suite/stale';
 import { registerEmbeddingProgressTests } from './suite/embeddingProgress';
+import { registerScopeMatchesNothingTests } from './suite/scopeMatchesNothing';
 
 export function run(): Promise<void> {
   // The workbench forwards console arguments joined by commas, unformatted: format them here so the runner's
@@ -41,6 +42,7 @@ export function run(): Promise<void> {
   else if (suite === 'stale-progress') {
     // The fill first: its progress is watched from before the first Recall, which is what starts it.
     registerEmbeddingProgressTests();
+    registerScopeMatchesNothingTests();
     registerStaleTests();
   }
   else throw new Error(`unknown K0_INTEGRATION_SUITE: ${suite}`);

@@ -13,6 +13,9 @@ export const QUEUE_NOTE = '02_Architecture/ADR-011-legacy-queue.md';
 export const API_NOTE = '01_AI_Logs/2026-11-02-api-split.md';
 export const FRESH_NOTE = '02_Architecture/ADR-012-retry-policy.md';
 export const CLIENT_NOTE = '02_Architecture/ADR-013-http-client.md';
+/** An ADR whose rule is scoped to src/legacy/**, which the second commit empties (no anchors: never stale). */
+export const SCOPE_NOTE = '02_Architecture/ADR-014-legacy-jobs.md';
+export const SCOPE_RULE = '- deny: /\\bredisQueue\\.push\\(/ | in: src/legacy/** | id: NO-REDIS-PUSH | because: Enqueue through the jobs service.';
 export const GENERATED_NOTES = 160;
 
 const POOL_BEFORE = 'export function openPool(url: string) {\n  // four connections are enough for the worker\n  return { url, size: 4 };\n}\n';
@@ -72,6 +75,7 @@ export function buildStaleWorkspace(root: string): { base: string; head: string 
   write(root, `${wiki}/${API_NOTE}`, note('Splitting the API', 'log', 'Orders live in `src/api/orders.ts` and payments in `src/api/payments.ts`.'));
   write(root, `${wiki}/${CLIENT_NOTE}`, note('ADR-013 HTTP client', 'decision', 'Requests time out after one second (`src/net/client.ts`).'));
   write(root, `${wiki}/${FRESH_NOTE}`, note('ADR-012 Retry policy', 'decision', 'Three retries, defined in `src/util/retry.ts`.'));
+  write(root, `${wiki}/${SCOPE_NOTE}`, note('ADR-014 Legacy jobs', 'decision', `No new code pushes to the Redis queue.\n\n## Invariants\n\n${SCOPE_RULE}`));
   for (let i = 0; i < GENERATED_NOTES; i++) {
     const n = String(i).padStart(3, '0');
     write(root, `${wiki}/03_Knowledge/topic-${n}.md`, note(`Topic ${n}`, 'concept', `${paragraph(i * 3 + 1, 60)}\n\n## Details\n\n${paragraph(i * 3 + 2, 60)}\n\n## Notes\n\n${paragraph(i * 3 + 3, 60)}`));
