@@ -8,10 +8,30 @@ import { renderFull, renderWire } from '../../core/search/wire';
 import { renderExplainTable } from '../explainTable';
 import { EXIT, writeJson, writeLine, type Command } from '../command';
 
+/** How long a one-shot hybrid recall waits for the model by default (the one-shot channel's own default). */
+export const DEFAULT_RECALL_BUDGET_MS = 3000;
+/** Ten minutes: past that a "recall" is a hung command; a slow machine needs seconds to tens of seconds. */
+export const MAX_RECALL_BUDGET_MS = 600_000;
+
+/**
+ * `--budget-ms N`: how long this command may wait for the embedding model to load (the one-shot channel embeds
+ * only the query, so the model load is all the budget bounds). Digits only: `1e3`, `-1`, `2.5` or `` are refused
+ * rather than read as something the caller did not write.
+ */
+export function parseBudgetMs(v: unknown): number {
+  if (v === undefined) return DEFAULT_RECALL_BUDGET_MS;
+  const s = String(v);
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n) || n > MAX_RECALL_BUDGET_MS) {
+    throw new K0Error('INVALID_ARGUMENT', `--budget-ms must be an integer from 0 to ${MAX_RECALL_BUDGET_MS} (milliseconds), got '${s}'`);
+  }
+  return n;
+}
+
 export const recallCommand: Command = {
   name: 'recall',
-  summary: 'Search the vault: compact wire lines by default, full Markdown with --full',
-  usage: 'recall "query" [--limit N] [--mode hybrid|bm25|vector] [--fusion default|rrf|rrf+boost|wrrf|blend|rescue] [--model ID|PATH] [--explain] [--full] [--json]',
+  summary: 'Search the vault: compact wire lines by default, full Markdown with --full; hybrid waits up to --budget-ms (default 3000) for the model',
+  usage: 'recall "query" [--limit N] [--mode hybrid|bm25|vector] [--fusion default|rrf|rrf+boost|wrrf|blend|rescue] [--model ID|PATH] [--budget-ms N] [--explain] [--full] [--json]',
   options: {
     limit: { type: 'string', short: 'n' },
     mode: { type: 'string' },
@@ -19,6 +39,7 @@ export const recallCommand: Command = {
     fusion: { type: 'string' },
     model: { type: 'string' },
     explain: { type: 'boolean' },
+    'budget-ms': { type: 'string' },
   },
   allowPositionals: true,
   async run({ values, positionals, vault, io, json }) {
@@ -26,19 +47,20 @@ export const recallCommand: Command = {
     if (!query) throw new K0Error('INVALID_ARGUMENT', 'a query is required: k0maru recall "what did we decide about caching"');
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     const mode = (values.mode as RecallMode | undefined) ?? 'hybrid';
+    const budgetMs = parseBudgetMs(values['budget-ms']);
     return withProject({ vault, cwd: io.cwd, env: io.env }, async (project) => {
       const fusion = parseFusion(values.fusion as string | undefined);
       // A one-shot host: the channel (its worker) lives for this command only. The mode / BM25-fallback / warning
       // policy is the one the MCP server, the console and the editor answer with (recallWithVectors).
       let opened: VectorChannelHandle | undefined;
-      const source: VectorSource = async () => {
-        const v = await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion });
+      const source: VectorSource = async (budget) => {
+        const v = await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion, budgetMs: budget ?? budgetMs });
         opened = v.channel;
         return v;
       };
       let result;
       try {
-        result = await recallWithVectors(project, query, { limit, mode, full: !!values.full }, source);
+        result = await recallWithVectors(project, query, { limit, mode, full: !!values.full, budgetMs }, source);
       } finally {
         await opened?.dispose();
       }
