@@ -1,6 +1,6 @@
 import type { Anchor, StaleAnchor, StaleInfo } from './types';
-import { changedLines, changesSince, fileAt, historySince, shifted, touches, type FileChange, type PathHistory } from './gitQueries';
-import { readWorkingText, type DefinitionCache } from './symbolIndex';
+import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type PathHistory } from './gitQueries';
+import { pickDefinition, readWorkingText, SOURCE_GLOBS, type DefinitionCache, type Located } from './symbolIndex';
 import type { Definition } from './definitions';
 
 /**
@@ -32,7 +32,7 @@ export interface ComputeContext {
   signal?: AbortSignal;
 }
 
-type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean };
+type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean; shownPath?: string };
 
 /**
  * `fromLastCheck`: `base` is the HEAD of the last check and the notes' bases have not moved since, so ranges are
@@ -46,6 +46,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
     for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
     return out;
   }
+  const { atBase, definedNow } = fromLastCheck ? { atBase: new Map<string, Located[]>(), definedNow: new Map<string, Set<string>>() } : await absentAtBase(ctx, base, notes);
   // Pass 1: follow renames, drop absent paths the base never had, find what needs line-level evidence.
   const work = notes.map((n) => {
     const anchors: Anchor[] = [];
@@ -57,6 +58,17 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
     n.anchors.forEach((a, k) => {
       const ch: FileChange | undefined = changes.get(a.path);
       const prev = prevStale.get(`${n.texts[k]}\0${a.path}`);
+      if (a.kind === 'symbol' && a.absent && !fromLastCheck) {
+        // Defined nowhere when the note was read: stale exactly when the base defined it once and it is still gone.
+        const { def } = pickDefinition(atBase.get(a.symbol!), a.container, a.path || undefined);
+        if (!def) return;
+        if (definedNow.get(def.path)?.has(a.symbol!)) return;
+        found.push({ i: anchors.length, kind: 'removed', paths: [def.path], shownPath: def.path });
+        anchors.push(a);
+        texts.push(n.texts[k]);
+        olds.push(a.path);
+        return;
+      }
       // Never existed at the base either: not an anchor (unless it was found deleted at the last check).
       if (a.absent && !ch && !prev) return;
       const i = anchors.length;
@@ -144,12 +156,44 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       const h = merged(f.paths, history);
       const commits = h.commits + (f.prev?.commits ?? 0);
       const reason = f.keep && f.prev ? f.prev.reason : reasonFor(w.texts[f.i], w.anchors[f.i], f, h, commits);
-      return { anchor: w.texts[f.i], path: w.anchors[f.i].path, reason, change: f.kind, commits };
+      return { anchor: w.texts[f.i], path: f.shownPath ?? (f.prev?.path || w.anchors[f.i].path), reason, change: f.kind, commits };
     });
     const more = stale.length > 1 ? ` (+${stale.length - 1} more)` : '';
     out.set(w.n.docId, { state: 'stale', anchors: w.anchors, texts: w.texts, info: { reason: stale[0].reason + more, since: base.slice(0, 7), base, anchors: stale } });
   }
   return out;
+}
+
+/** Where the notes' absent names were defined at `base`: one grep there, then the matching files parsed (cached). */
+async function absentAtBase(ctx: ComputeContext, base: string, notes: NoteAnchors[]): Promise<{ atBase: Map<string, Located[]>; definedNow: Map<string, Set<string>> }> {
+  const out = new Map<string, Located[]>();
+  const definedNow = new Map<string, Set<string>>();
+  const names = new Set<string>();
+  for (const n of notes) for (const a of n.anchors) if (a.kind === 'symbol' && a.absent && a.symbol) names.add(a.symbol);
+  if (!names.size) return { atBase: out, definedNow };
+  let files: string[];
+  try {
+    files = await filesWithWordsAt(ctx.top, base, [...names].slice(0, 400), SOURCE_GLOBS, ctx.signal);
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    return { atBase: out, definedNow };
+  }
+  for (const f of files.slice(0, 200)) {
+    const text = await fileAt(ctx.top, base, f, ctx.signal);
+    if (text === undefined) continue;
+    for (const d of await ctx.cache.of(f, text)) {
+      if (!names.has(d.name)) continue;
+      let list = out.get(d.name);
+      if (!list) out.set(d.name, (list = []));
+      list.push({ ...d, path: f });
+    }
+  }
+  // The same names defined in those files now (a name that came back is not "removed").
+  for (const f of new Set([...out.values()].flat().map((d) => d.path))) {
+    const text = readWorkingText(ctx.top, f);
+    definedNow.set(f, new Set(text === undefined ? [] : (await ctx.cache.of(f, text)).map((d) => d.name)));
+  }
+  return { atBase: out, definedNow };
 }
 
 function nearest(defs: Definition[], line: number): Definition | undefined {

@@ -35,6 +35,15 @@ export async function filesWithWords(top: string, words: string[], pathspecs: st
   return text.split('\0').filter(Boolean);
 }
 
+/** Like filesWithWords, in the tree of `commit` (`git grep … <commit> --`), paths without the `commit:` prefix. */
+export async function filesWithWordsAt(top: string, commit: string, words: string[], pathspecs: string[], signal?: AbortSignal): Promise<string[]> {
+  if (!words.length) return [];
+  const args = [...LITERAL, 'grep', '-l', '-z', '-I', '-w', '-F', '--no-textconv', '--no-color'];
+  for (const w of words) args.push('-e', w);
+  const text = await runGit(top, [...args, commit, '--', ...pathspecs], { okCodes: [0, 1], signal });
+  return text.split('\0').filter(Boolean).map((p) => (p.startsWith(`${commit}:`) ? p.slice(commit.length + 1) : p));
+}
+
 export interface CommitRef {
   sha: string;
   date: string;

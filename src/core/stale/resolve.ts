@@ -8,13 +8,16 @@ import { locateNames, pickDefinition, type DefinitionCache, type Located } from 
 /**
  * Keeps the candidates the repository confirms. A path must be a tracked regular file (not a symlink, submodule or
  * binary file; an ignored file is never tracked); a path absent from the working tree is kept as `absent` only
- * when written with a folder (`src/old.ts`) — it then counts if the note's base had it. A symbol must resolve to
+ * when written with a folder (`src/old.ts`) — it then counts if the note's base had it; a name defined nowhere now is
+ * kept the same way (it counts if the base defined it exactly once: it was removed since). A symbol must resolve to
  * exactly one definition; ambiguous or unknown names are not anchors (for explicit `anchors:` entries the note
  * gets a warning saying which, so its author can pin it as `path#name`).
  */
 
 /** A note naming more than this keeps the first ones and says so: staleness cost stays bounded per note. */
 export const MAX_ANCHORS_PER_NOTE = 200;
+/** Names defined nowhere now are looked up at the note's base (a grep and parses there): a few per note. */
+export const MAX_ABSENT_SYMBOLS = 20;
 
 export interface ResolvedAnchors {
   anchors: Anchor[];
@@ -62,6 +65,7 @@ export async function resolveAll(ctx: ResolveContext, notes: Map<number, { candi
     const r: ResolvedAnchors = { anchors: [], texts: [], warnings: [] };
     const seen = new Set<string>();
     let dropped = 0;
+    let absentSymbols = 0;
     const add = (a: Anchor, text: string) => {
       const key = `${a.kind}\0${a.path}\0${a.startLine ?? ''}\0${a.endLine ?? ''}\0${a.symbol ?? ''}`;
       if (seen.has(key)) return;
@@ -90,7 +94,14 @@ export async function resolveAll(ctx: ResolveContext, notes: Map<number, { candi
       const { def, candidates: where } = pickDefinition(located.get(ref.name), ref.container, ref.path);
       if (def) {
         add({ kind: 'symbol', path: def.path, symbol: ref.name, startLine: def.startLine, endLine: def.endLine, source: c.source, noteLine: c.noteLine }, c.text);
-      } else if (c.source === 'frontmatter') {
+        continue;
+      }
+      // Defined nowhere now: kept as `absent` (a few per note); it counts if the note's base defined it exactly once.
+      if (!where.length && absentSymbols < MAX_ABSENT_SYMBOLS) {
+        absentSymbols++;
+        add({ kind: 'symbol', path: ref.path ?? '', symbol: ref.name, container: ref.container, source: c.source, noteLine: c.noteLine, absent: true }, c.text);
+      }
+      if (c.source === 'frontmatter') {
         r.warnings.push(where.length
           ? `anchor \`${c.text}\` is ambiguous (defined in ${where.slice(0, 5).join(', ')}${where.length > 5 ? ', …' : ''}): write it as \`path#${ref.name}\``
           : `anchor \`${c.text}\` names no file or definition in the repository`);

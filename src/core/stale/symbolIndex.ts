@@ -17,7 +17,7 @@ export interface Located extends Definition {
 }
 
 /** Grammar-backed file names for git grep's pathspec (the languages definitions.ts can parse). */
-const SOURCE_GLOBS = ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.jsx', '*.mjs', '*.cjs', '*.py', '*.pyi', '*.go', '*.rs', '*.c', '*.h', '*.cc', '*.cpp', '*.cxx', '*.hpp', '*.hh', '*.hxx', '*.java', '*.cs'];
+export const SOURCE_GLOBS = ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.jsx', '*.mjs', '*.cjs', '*.py', '*.pyi', '*.go', '*.rs', '*.c', '*.h', '*.cc', '*.cpp', '*.cxx', '*.hpp', '*.hh', '*.hxx', '*.java', '*.cs'];
 /** git grep gets the names in batches: a command line has limits, and hundreds of names are rare. */
 const WORDS_PER_GREP = 400;
 

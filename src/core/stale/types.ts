@@ -19,6 +19,8 @@ export interface Anchor {
   startLine?: number;
   endLine?: number;
   symbol?: string;
+  /** For a symbol written qualified (`Pool.acquire`): the definition it sits in. */
+  container?: string;
   /** Where the note names it: its body text or its `anchors:` frontmatter list. */
   source: 'text' | 'frontmatter';
   /** The note line that names it (1-based), for diagnostics. */

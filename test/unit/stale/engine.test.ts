@@ -248,3 +248,22 @@ test('a deleted anchor stays stale through later commits that do not touch it (a
     r.cleanup();
   }
 });
+
+test('a name removed before the note was first read still counts: resolved at the note\'s base, "no longer exists"', async () => {
+  const r = staleRepo();
+  try {
+    r.write('src/cache.ts', 'export function getBalancingAuthority() {\n  return 1;\n}\nexport function keep() {\n  return 2;\n}\n');
+    r.note('n.md', '# N\n\nWe call `getBalancingAuthority()` and `neverDefinedAnywhere()`.\n');
+    r.commit('initial');
+    r.write('src/cache.ts', 'export function keep() {\n  return 2;\n}\n');
+    const c = r.commit('drop it');
+    const p = r.open(); // first read after the removal: the name is defined nowhere in the working tree
+    await p.scan();
+    const stale = listStale(p.index);
+    assert.equal(stale.length, 1);
+    assert.equal(stale[0].info.reason, `\`getBalancingAuthority\` no longer exists (removed in ${c.slice(0, 7)})`);
+    assert.equal(stale[0].info.anchors[0].path, 'src/cache.ts');
+  } finally {
+    r.cleanup();
+  }
+});
