@@ -18,6 +18,9 @@ export interface ListNode {
 export interface NodeSnapshot {
   label: string;
   description?: string;
+  /** What package.json's menus match (`viewItem`), and what the row hands its commands. */
+  contextValue?: string;
+  arg?: unknown;
   children?: NodeSnapshot[];
 }
 
@@ -61,7 +64,13 @@ export class ListTree implements vscode.TreeDataProvider<ListNode>, vscode.Dispo
   }
 
   async snapshot(): Promise<NodeSnapshot[]> {
-    const strip = (n: ListNode): NodeSnapshot => ({ label: n.label, description: n.description, ...(n.children ? { children: n.children.map(strip) } : {}) });
+    const strip = (n: ListNode): NodeSnapshot => ({
+      label: n.label,
+      description: n.description,
+      ...(n.contextValue ? { contextValue: n.contextValue } : {}),
+      ...(n.arg !== undefined ? { arg: n.arg } : {}),
+      ...(n.children ? { children: n.children.map(strip) } : {}),
+    });
     return (await this.rootNodes()).map(strip);
   }
 

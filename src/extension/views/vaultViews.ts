@@ -8,6 +8,7 @@ import { ruleCounts } from '../../core/guard/ruleCounts';
 import { formatReductionPct } from '../../shared/format';
 import type { AdrNoteRow } from '../../core/index/adrNotes';
 import { buildStale } from './staleGroup';
+import type { StaleNoteRef } from '../staleCommands';
 
 /** Builders for the sidebar's trees: each reads the index (or the ledger) and returns plain nodes. */
 
@@ -22,6 +23,9 @@ interface DocRow {
 }
 
 const open = (uri: vscode.Uri, line = 1): vscode.Command => ({ command: 'k0maru.openAdr', title: 'Open', arguments: [uri, line] });
+/** Appended to a stale ADR row's contextValue: Show Changes Since This Note and Mark Verified show on it. */
+export const STALE_ADR_SUFFIX = '.stale';
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
@@ -31,7 +35,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  */
 export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[] {
   const { isRetiredStatus, listAdrNotes, listStale } = loadCore();
-  // A decision whose anchored code moved on says so here too (the Memory view's Stale group has the actions).
+  // A decision whose anchored code moved on says so here too, with the Memory view's Stale actions.
   const stale = new Map(listStale(project.index).map((s) => [s.path, s.info]));
   const byPath = new Map(adrs.map((a) => [a.adrPath, a]));
   const notes = listAdrNotes(project.index);
@@ -57,7 +61,9 @@ export function buildArchitecture(project: Project, adrs: AdrRules[]): ListNode[
       tooltip: `${a ? `${a.adrId}\n` : ''}${d.path}${d.status ? `\nstatus: ${d.status}` : ''}${staleInfo ? `\n⚠ ${staleInfo.reason}` : ''}`,
       icon: isActive ? (rules ? 'shield' : 'law') : 'circle-slash',
       command: open(uri, firstRule && firstRule !== Number.MAX_SAFE_INTEGER ? firstRule : 1),
-      contextValue: isActive ? 'k0maru.adr.active' : 'k0maru.adr.superseded',
+      // A stale ADR's row gets the Memory view's Stale actions (package.json menus match the `.stale` suffix).
+      contextValue: (isActive ? 'k0maru.adr.active' : 'k0maru.adr.superseded') + (staleInfo ? STALE_ADR_SUFFIX : ''),
+      ...(staleInfo ? { arg: { path: d.path } satisfies StaleNoteRef } : {}),
     };
     (isActive ? active : retired).push(node);
   }

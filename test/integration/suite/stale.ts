@@ -7,7 +7,7 @@ import type { NodeSnapshot } from '../../../src/extension/views/listTree';
 import type { StaleDiff } from '../../../src/extension/staleCommands';
 import { recallPickItems, type EditorRecallResult } from '../../../src/extension/commands';
 import { API_NOTE, CLIENT_AT_BASE, CLIENT_NOTE, FRESH_NOTE, POOL_AT_BASE, POOL_NOTE, QUEUE_NOTE } from '../harness/staleWorkspace';
-import { api, waitFor, workspaceRoot } from './helpers';
+import { api, EXTENSION_ID, waitFor, workspaceRoot } from './helpers';
 
 const staleGroup = (snap: NodeSnapshot[]) => snap.find((n) => n.label === 'Stale');
 const gitRev = (rev: string) => execFileSync('git', ['rev-parse', rev], { cwd: workspaceRoot(), encoding: 'utf8' }).trim();
@@ -64,6 +64,30 @@ export function registerStaleTests(): void {
       const arch = await k0.views.architecture();
       const adr = arch.flatMap((g) => g.children ?? []).find((n) => n.label === 'ADR-010 Connection pool');
       assert.match(adr?.description ?? '', /stale/, JSON.stringify(arch));
+    });
+
+    it('the Architecture view\'s stale ADR row has Show Changes Since This Note and Mark Verified', async () => {
+      const k0 = await api();
+      const rows = (await k0.views.architecture()).flatMap((g) => g.children ?? []);
+      const pool = rows.find((n) => n.label === 'ADR-010 Connection pool');
+      const fresh = rows.find((n) => n.label === 'ADR-012 Retry policy');
+      assert.ok(pool && fresh, JSON.stringify(rows));
+      // The menus package.json contributes to this view, matched the way the workbench matches `viewItem =~ /…/`.
+      const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.menus['view/item/context'] as { command: string; when: string }[])
+        .filter((m) => m.when.startsWith('view == k0maru.architecture && viewItem =~ '));
+      const shows = (row: NodeSnapshot, command: string) => menus.some((m) => {
+        if (m.command !== command) return false;
+        const src = m.when.slice(m.when.indexOf('=~ ') + 3);
+        return new RegExp(src.slice(1, src.lastIndexOf('/'))).test(row.contextValue ?? '');
+      });
+      for (const command of ['k0maru.showStaleChanges', 'k0maru.markVerified']) {
+        assert.ok(shows(pool, command), `${command} is not on the stale ADR row (contextValue ${pool.contextValue})`);
+        assert.ok(!shows(fresh, command), `${command} is on the fresh ADR row (contextValue ${fresh.contextValue})`);
+      }
+      // What the workbench hands the command: the row itself.
+      const diff = await vscode.commands.executeCommand<StaleDiff>('k0maru.showStaleChanges', pool);
+      assert.equal(diff?.note, POOL_NOTE, JSON.stringify(diff));
+      assert.equal(activeDiff().original.path, '/src/db/pool.ts');
     });
 
     it('Recall marks a stale note in its picker with the reason', async () => {
