@@ -188,3 +188,33 @@ test('a hostile repository config runs none of its programs during the staleness
     rmSync(marker, { force: true });
   }
 });
+
+test('a linked worktree (a .git file with gitdir:, refs in the common dir) is read without spawning git', async () => {
+  const r = staleRepo();
+  const wt = mkdtempSync(join(tmpdir(), 'k0-wt-'));
+  try {
+    r.write('src/a.ts', 'export const a = 1;\n');
+    r.note('a.md', '# A\n\nSee `src/a.ts`.\n');
+    r.commit('one');
+    r.git('worktree', 'add', '-q', '-b', 'feature', join(wt, 'w'));
+    const w = join(wt, 'w');
+    writeFileSync(join(w, 'src', 'a.ts'), 'export const a = 2;\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qam', 'feature change'], { cwd: w });
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: w, encoding: 'utf8' }).trim();
+    const { locateRepo, readHead } = await import('../../../src/core/stale/gitHead');
+    const loc = locateRepo(w)!;
+    assert.equal(loc.top, w);
+    assert.equal(readHead(loc), head, 'the worktree branch, not main');
+    const p = openProject({ cwd: w, env: {} });
+    try {
+      await p.scan();
+      assert.deepEqual(stalenessStatus(p.index), { enabled: true, head, unknown: 0 });
+      assert.equal(listStale(p.index).length, 1);
+    } finally {
+      p.close();
+    }
+  } finally {
+    r.cleanup();
+    rmSync(wt, { recursive: true, force: true });
+  }
+});
