@@ -30,7 +30,8 @@ export function parseBudgetMs(v: unknown): number {
 
 export const recallCommand: Command = {
   name: 'recall',
-  summary: 'Search the vault: compact wire lines by default, full Markdown with --full; hybrid waits up to --budget-ms (default 3000) for the model',
+  // Kept equal to its entry in ./index.ts (the lazy registry; test/unit/core/cli.test.ts checks): flags are in usage.
+  summary: 'Search the vault: compact wire lines by default, full Markdown with --full',
   usage: 'recall "query" [--limit N] [--mode hybrid|bm25|vector] [--fusion default|rrf|rrf+boost|wrrf|blend|rescue] [--model ID|PATH] [--budget-ms N] [--explain] [--full] [--json]',
   options: {
     limit: { type: 'string', short: 'n' },
