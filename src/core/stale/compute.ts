@@ -39,8 +39,11 @@ type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: stri
  * the anchors' `current` ones (no need to read the files at the base), and anchors stale then stay stale with
  * their commit counts grown by what this diff adds.
  */
-export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false): Promise<Map<number, Verdict>> {
+export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false, likelyLinePaths: string[] = []): Promise<Map<number, Verdict>> {
   const out = new Map<number, Verdict>();
+  // The hunks of files the caller expects to need are asked for alongside the name-status diff (one round trip less).
+  const early = likelyLinePaths.length ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal) : undefined;
+  early?.catch(() => undefined);
   const changes = await changesSince(ctx.top, base, ctx.signal);
   if (!changes) {
     for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
@@ -95,7 +98,8 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
 
   const linePaths = new Set<string>();
   for (const w of work) for (const i of w.needLines) linePaths.add(w.olds[i]).add(w.anchors[i].path);
-  const hunks = await changedLines(ctx.top, base, [...linePaths], ctx.signal);
+  const asked = new Set(likelyLinePaths);
+  const hunks = early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal);
   const baseDefs = new Map<string, Definition[]>();
   const nowDefs = new Map<string, Definition[] | undefined>();
   for (const w of work) {

@@ -160,7 +160,9 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     for (const r of results) for (const [id, v] of r) verdicts.set(id, v);
   }
   if (sinceLast.length) {
-    for (const [id, v] of await computeForBase({ top, cache, signal }, prevHead, sinceLast, true)) {
+    const likely = new Set<string>();
+    for (const n of sinceLast) for (const a of n.anchors) if (a.kind !== 'path' && touched.has(a.path)) likely.add(a.path);
+    for (const [id, v] of await computeForBase({ top, cache, signal }, prevHead, sinceLast, true, [...likely])) {
       const n = next.get(id)!;
       // The reasons count commits since the last check; the note's own base is what "since" names.
       if (v.info) v.info = { ...v.info, since: n.base.slice(0, 7), base: n.base };
