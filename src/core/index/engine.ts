@@ -10,7 +10,9 @@ import type { Row } from './db';
  * engine takes it inside SQLite (`locksItself`); for the native engine IndexDb takes the same directory around
  * every top-level access and transaction (engineNative.ts), so a native process never reads or writes while a
  * WASM process holds the file and vice versa. Neither uses WAL (node-sqlite3-wasm has no shared memory): the
- * rollback journal is what both understand.
+ * rollback journal is what both understand. The journal of a writer killed mid-transaction is rolled back by the
+ * next opener on either engine (for node-sqlite3-wasm only because engineWasm.ts corrects its VFS's answer to
+ * "does anyone hold RESERVED?"; test/unit/core/hotJournal.test.ts).
  */
 export type EngineName = 'wasm' | 'native';
 
