@@ -1,8 +1,8 @@
 // A writer SIGKILLed in the middle of a transaction that had already spilled pages into the database file leaves a
 // hot rollback journal (and, on node-sqlite3-wasm, its `<db>.lock` directory) behind. The next process to open the
 // index must roll that journal back — see exactly the pre-transaction rows, integrity_check ok — whichever engine
-// it runs on. The killed writer is a real Node 20 child on node-sqlite3-wasm; it signals by a file from inside the
-// transaction once the spill is on disk, and only then is it killed (no timing involved).
+// it runs on. The killed writer is a real child (Node 20 on node-sqlite3-wasm; also Node 22 on node:sqlite); it
+// signals by a file from inside the transaction once the spill is on disk, and only then is it killed (no timing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -68,7 +68,7 @@ async function until(what: string, ok: () => boolean, child: ChildProcess, err: 
  * row and adds ADDED more (far beyond the cache, so SQLite spills dirty pages into the database file), then writes
  * `<dir>/in-transaction` and blocks. Killed there with SIGKILL; resolves once it is gone.
  */
-async function killMidTransaction(f: Fixture): Promise<{ spilled: boolean; journalBytes: number; lockLeft: boolean }> {
+async function killMidTransaction(f: Fixture, writer: 'wasm' | 'native' = 'wasm'): Promise<{ spilled: boolean; journalBytes: number; lockLeft: boolean }> {
   const marker = join(f.dir, 'in-transaction');
   const script = join(f.dir, 'writer.ts');
   writeFileSync(
@@ -88,9 +88,9 @@ idx.write(() => {
 `,
   );
   const before = sha(f.path);
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(writer === 'native' ? NODE22! : process.execPath, ['--import', 'tsx', script], {
     cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', K0MARU_SQLITE: 'wasm' },
+    env: { PATH: process.env.PATH ?? '', K0MARU_SQLITE: writer === 'native' ? 'native' : 'wasm' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -171,12 +171,12 @@ function assertRolledBack(seen: Seen, engine: string): void {
   assert.equal(seen.old, ROWS, 'every row holds its pre-transaction value');
 }
 
-async function killedWriterLeftHotJournal(f: Fixture): Promise<void> {
+async function killedWriterLeftHotJournal(f: Fixture, writer: 'wasm' | 'native' = 'wasm'): Promise<void> {
   seed(f.path);
-  const k = await killMidTransaction(f);
+  const k = await killMidTransaction(f, writer);
   assert.ok(k.spilled, 'the uncommitted transaction wrote pages into the database file before it was killed');
   assert.ok(k.journalBytes > 0, 'a non-empty rollback journal was there at the kill');
-  assert.ok(k.lockLeft, "node-sqlite3-wasm's `.lock` directory was held at the kill");
+  assert.ok(k.lockLeft, 'the `.lock` directory was held at the kill');
   assert.ok(existsSync(`${f.path}.lock`), 'the killed writer left its lock behind');
 }
 
@@ -203,6 +203,17 @@ test('a WASM writer killed after spilling part of its transaction: the next nati
     await killedWriterLeftHotJournal(f);
     assertRolledBack(await lookInChild(f, 'node22'), 'native');
     assertRolledBack(look(f.path), 'wasm');
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('a native (Node 22) writer killed after spilling part of its transaction: the next WASM opener rolls it back', { skip: skipNo22 }, async () => {
+  const f = fixture();
+  try {
+    await killedWriterLeftHotJournal(f, 'native');
+    assertRolledBack(look(f.path), 'wasm');
+    assertRolledBack(await lookInChild(f, 'node22'), 'native');
   } finally {
     f.cleanup();
   }
