@@ -18,8 +18,8 @@ function load(): SqliteModule {
   let loaded = evaluate();
   if (!reservedLockAnswered) {
     // Evaluated before, outside this hook (a test that reads index files with node-sqlite3-wasm directly): the
-    // cached copy's VFS cannot be changed any more, so this engine evaluates its own. Only outside a bundle:
-    // bundled code reaches node-sqlite3-wasm through this file alone, and require.resolve cannot see it there.
+    // cached copy's VFS cannot be changed any more, so this engine evaluates its own. Only outside a bundle: in
+    // one, node-sqlite3-wasm is the bundle's private copy, reached through this file alone.
     forgetCachedCopy();
     loaded = evaluate();
   }
