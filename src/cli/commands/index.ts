@@ -13,7 +13,7 @@ export interface CommandEntry {
 
 export const COMMANDS: CommandEntry[] = [
   { name: 'init', summary: 'Create .k0maru/ (wiki, refs, git-ignored index) here, or bind an existing Obsidian vault with --vault', load: async () => (await import('./init')).initCommand },
-  { name: 'scan', summary: 'Bring the index up to date with the Markdown (incremental: presence → mtime → xxh3)', load: async () => (await import('./scan')).scanCommand },
+  { name: 'scan', summary: 'Bring the index up to date with the Markdown (incremental: presence → mtime → xxh3); --embed also every vector', load: async () => (await import('./scan')).scanCommand },
   { name: 'recall', summary: 'Search the vault: compact wire lines by default, full Markdown with --full', load: async () => (await import('./recall')).recallCommand },
   { name: 'loadout', summary: 'Print the ≤ 300-token session loadout: vision, stack, active invariants, recent logs', load: async () => (await import('./loadout')).loadoutCommand },
   { name: 'flush', summary: 'Write a decision, log, card or skill note into the vault (conventions-aware, never overwrites, supersedes atomically)', load: async () => (await import('./flush')).flushCommand },
