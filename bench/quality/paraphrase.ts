@@ -23,6 +23,7 @@ import { withPrf, type LexicalSearch, type PrfOptions } from '../../src/core/sea
 import { fieldedBm25 } from '../../src/core/search/paraphraseFields';
 import { withCoverage } from '../../src/core/search/paraphraseEvidence';
 import { withSynonyms } from '../../src/core/search/expand';
+import { feedbackVector } from '../../src/core/search/prfVector';
 import { wordnetLookup } from './wordnet';
 import type { RecallMode, VectorChannel } from '../../src/core/search/types';
 import { VectorStore } from '../../src/core/search/vector';
@@ -84,6 +85,15 @@ async function main(): Promise<void> {
     floor,
     fuse: (lex, vec) => fuse(lex, vec, fusion, graph),
   });
+  // Vector-side feedback: the query vector moved toward the passages of BM25's top `k` chunks (none: unchanged).
+  const rocchio = (fusion: FusionOptions, k: number, beta: number): VectorChannel => ({
+    ...hybrid(fusion),
+    search: async (query, pool) => {
+      const q = qvec.get(query)!;
+      const fb = searchBm25(idx, query, k).map((h) => h.chunkId);
+      return store.search(feedbackVector(idx, modelId, q, fb, beta) ?? q, pool);
+    },
+  });
   // A lexical candidate alone: hybrid mode with an empty vector channel, so it goes through the same recall().
   const lexOnly = hybrid({ method: 'blend', bm25Weight: 1 }, true);
 
@@ -131,6 +141,11 @@ async function main(): Promise<void> {
     { name: 'blend .8 + PRF k5 t10 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(DEFAULT_FUSION), lexical: prf({ docs: 5, maxCoverage: 1 }) },
     { name: 'blend .7 + PRF k3 t10 w.3, gate cov<1', mode: 'hybrid', channel: hybrid(blend(0.7)), lexical: prf({ maxCoverage: 1 }) },
     { name: 'lex: PRF k3 t10 w.3, gate cov<1', mode: 'hybrid', channel: lexOnly, lexical: prf({ maxCoverage: 1 }) },
+    { name: 'blend .8 + vector Rocchio k3 β.5', mode: 'hybrid', channel: rocchio(DEFAULT_FUSION, 3, 0.5) },
+    { name: 'blend .8 + vector Rocchio k3 β1', mode: 'hybrid', channel: rocchio(DEFAULT_FUSION, 3, 1) },
+    { name: 'blend .7 + vector Rocchio k3 β.5', mode: 'hybrid', channel: rocchio(blend(0.7), 3, 0.5) },
+    { name: 'blend .8 + vector Rocchio k5 β.5', mode: 'hybrid', channel: rocchio(DEFAULT_FUSION, 5, 0.5) },
+    { name: 'blend .8 + vector Rocchio k3 β.5 + PRF', mode: 'hybrid', channel: rocchio(DEFAULT_FUSION, 3, 0.5), lexical: prf({}) },
     ...(opt('--wordnet') ? wordnetMethods(opt('--wordnet')!) : []),
     { name: 'rescue .35 @3 + PRF', mode: 'hybrid', channel: hybrid({ method: 'rescue', rescueCosine: 0.35, rescueAfter: 3 }), lexical: prf({}) },
   ];

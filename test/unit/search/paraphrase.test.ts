@@ -9,6 +9,8 @@ import { blendPasses, expansionTerms, withPrf } from '../../../src/core/search/p
 import { coverage, lexicalCoverage, withCoverage } from '../../../src/core/search/paraphraseEvidence';
 import { fieldedBm25 } from '../../../src/core/search/paraphraseFields';
 import { withSynonyms } from '../../../src/core/search/expand';
+import { feedbackVector } from '../../../src/core/search/prfVector';
+import { DEFAULT_PASSAGES, passagesOf, VECTOR_SCHEMA_SQL } from '../../../src/core/search/vector';
 import { DEFAULT_FUSION, fuse } from '../../../src/core/search/fusion';
 import { recall } from '../../../src/core/search/recall';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
@@ -142,4 +144,21 @@ test('synonym expansion: only query words expanded, blended below the original; 
   assert.deepEqual(search(p.index, 'zzqxw twice', 10), [], 'a synonym never answers a query the words did not');
   const noNew = withSynonyms(searchBm25, (w) => [w], { perWord: 2, weight: 0.2 });
   assert.deepEqual(noNew(p.index, 'customer charged', 10), searchBm25(p.index, 'customer charged', 10));
+});
+
+test('vector feedback (Rocchio): the query moves toward the stored vectors of the feedback chunks, stays unit length; no vector → undefined', () => {
+  p.index.exec(VECTOR_SCHEMA_SQL);
+  const chunk = p.index.get("SELECT c.id, c.doc_id, c.heading, c.text, d.title FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.path = 'idempotency.md'")!;
+  const passages = passagesOf({ id: Number(chunk.id), docId: Number(chunk.doc_id), title: String(chunk.title), heading: String(chunk.heading), text: String(chunk.text) }, DEFAULT_PASSAGES);
+  const stored = new Float32Array([0, 1, 0]);
+  p.index.write(() => {
+    for (const ps of passages) p.index.run('INSERT OR REPLACE INTO vectors(model, hash, vec) VALUES (?, ?, ?)', ['test-model', ps.hash, new Uint8Array(stored.buffer.slice(0))]);
+  });
+  const q = new Float32Array([1, 0, 0]);
+  const moved = feedbackVector(p.index, 'test-model', q, [Number(chunk.id)], 1)!;
+  assert.deepEqual([...moved].map((x) => Number(x.toFixed(6))), [0.707107, 0.707107, 0]);
+  const half = feedbackVector(p.index, 'test-model', q, [Number(chunk.id)], 0.5)!;
+  assert.ok(half[0] > half[1] && Math.abs(Math.hypot(...half) - 1) < 1e-6, `${[...half]}`);
+  assert.equal(feedbackVector(p.index, 'other-model', q, [Number(chunk.id)], 1), undefined);
+  assert.equal(feedbackVector(p.index, 'test-model', q, [], 1), undefined);
 });
