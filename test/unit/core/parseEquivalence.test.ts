@@ -8,6 +8,9 @@ import { chunkNote } from '../../../src/core/index/chunk';
 import { parseNote as parseNoteBaseline } from './parseBaseline/markdown';
 import { chunkNote as chunkNoteBaseline } from './parseBaseline/chunk';
 import { generateVault } from '../../../bench/lib/vaultGen';
+import { IndexDb } from '../../../src/core/index/db';
+import { DocumentWriter } from '../../../src/core/index/store';
+import { DocumentWriter as BaselineWriter } from './parseBaseline/store';
 
 // Issue 17: the parse path was made faster; what it produces must not change. Every note below is parsed and
 // chunked by the live code and by the frozen pre-change copy in ./parseBaseline, and the results must be equal
@@ -70,6 +73,60 @@ const HOSTILE: [string, string][] = [
   ['nul.md', 'a\u0000b [[N\u0000]]\n\u2028line sep #u2028\n'],
   ['deep.md', `${'> '.repeat(60)}deep [[D]]\n\n${Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}- l${i}`).join('\n')}\n`],
   ['frontmatter-title-blank.md', '---\ntitle: "   "\n---\n# From H1\n'],
+  ['yaml-fast-0.md', "---\nk: a #b\n---\nbody\n"],
+  ['yaml-fast-1.md', "---\nk: a: b\n---\nbody\n"],
+  ['yaml-fast-2.md', "---\nk: [a, b, ]\n---\nbody\n"],
+  ['yaml-fast-3.md', "---\nk: [1, 2]\n---\nbody\n"],
+  ['yaml-fast-4.md', "---\nk: True\n---\nbody\n"],
+  ['yaml-fast-5.md', "---\nTrue: k\n---\nbody\n"],
+  ['yaml-fast-6.md', "---\nk: 2026-1-2\n---\nbody\n"],
+  ['yaml-fast-7.md', "---\nk: 007\n---\nbody\n"],
+  ['yaml-fast-8.md', "---\nk: -1\n---\nbody\n"],
+  ['yaml-fast-9.md', "---\nk: \"a\\tb\"\n---\nbody\n"],
+  ['yaml-fast-10.md', "---\nk: é ü\n---\nbody\n"],
+  ['yaml-fast-11.md', "---\nk: [\"a, b\", c]\n---\nbody\n"],
+  ['yaml-fast-12.md', "---\nk: 'it''s'\n---\nbody\n"],
+  ['yaml-fast-13.md', "---\nk: [a]]\n---\nbody\n"],
+  ['yaml-fast-14.md', "---\nk: [\"a]\"]\n---\nbody\n"],
+  ['yaml-fast-15.md', "---\nk: don't\n---\nbody\n"],
+  ['yaml-fast-16.md', "---\nk: a  b\n---\nbody\n"],
+  ['yaml-fast-17.md', "---\nk: x   \n---\nbody\n"],
+  ['yaml-fast-18.md', "---\nk:   \n---\nbody\n"],
+  ['yaml-fast-19.md', "---\nk:\n---\nbody\n"],
+  ['yaml-fast-20.md', "---\nk: 2026-02-30\n---\nbody\n"],
+  ['yaml-fast-21.md', "---\nk: 1234567890123456\n---\nbody\n"],
+  ['yaml-fast-22.md', "---\nk: 0\n---\nbody\n"],
+  ['yaml-fast-23.md', "---\nk: .5\n---\nbody\n"],
+  ['yaml-fast-24.md', "---\nk: a,b\n---\nbody\n"],
+  ['yaml-fast-25.md', "---\nk: [ ]\n---\nbody\n"],
+  ['yaml-fast-26.md', "---\nk: []\n---\nbody\n"],
+  ['yaml-fast-27.md', "---\nk: [Mixed-Case, x.y, a/b]\n---\nbody\n"],
+  ['yaml-fast-28.md', "---\nk: (paren) x\n---\nbody\n"],
+  ['yaml-fast-29.md', "---\nk: ~\n---\nbody\n"],
+  ['yaml-fast-30.md', "---\nk: yes\n---\nbody\n"],
+  ['yaml-fast-31.md', "---\nk: a\nk: b\n---\nbody\n"],
+  ['yaml-fast-32.md', "---\na: 1\nb: x\n\nc: y\n---\nbody\n"],
+  ['yaml-fast-33.md', "---\nk: \"\"\n---\nbody\n"],
+  ['yaml-fast-34.md', "---\nk: ''\n---\nbody\n"],
+  ['yaml-fast-35.md', "---\nk: [\"\", '']\n---\nbody\n"],
+  ['yaml-fast-36.md', "---\nk: Null\n---\nbody\n"],
+  ['yaml-fast-37.md', "---\nk: [null]\n---\nbody\n"],
+  ['yaml-fast-38.md', "---\nk: [true]\n---\nbody\n"],
+  ['yaml-fast-39.md', "---\nk: 1e3\n---\nbody\n"],
+  ['yaml-fast-40.md', "---\nk: 0x10\n---\nbody\n"],
+  ['yaml-fast-41.md', "---\nk: [a b]\n---\nbody\n"],
+  ['yaml-fast-42.md', "---\nk: @x\n---\nbody\n"],
+  ['yaml-fast-43.md', "---\nk: `x`\n---\nbody\n"],
+  ['yaml-fast-44.md', "---\nk: *x\n---\nbody\n"],
+  ['yaml-fast-45.md', "---\nk: &x y\n---\nbody\n"],
+  ['yaml-fast-46.md', "---\nk: !tag y\n---\nbody\n"],
+  ['yaml-fast-47.md', "---\nk: %x\n---\nbody\n"],
+  ['yaml-fast-48.md', "---\nk: -x\n---\nbody\n"],
+  ['yaml-fast-49.md', "---\nk: ? x\n---\nbody\n"],
+  ['yaml-fast-50.md', "---\nk: | x\n---\nbody\n"],
+  ['yaml-fast-51.md', "---\nk: > x\n---\nbody\n"],
+  ['yaml-fast-52.md', "---\nk-dash_us: v\n---\nbody\n"],
+  ['yaml-fast-53.md', "---\nK: V\n  cont: x\n---\nbody\n"],
   ['sub/dir/Note.MD', '# x\n[up](../n.md)\n'],
 ];
 
@@ -102,4 +159,47 @@ test('the live parser and chunker produce exactly what the pre-change code produ
     if (got.links.length) withLinks++;
   }
   assert.ok(withLinks > 50, `links were exercised (${withLinks} notes with links)`);
+});
+
+test('the index rows written by the live writer equal those the pre-change writer wrote (documents, chunks, links, FTS)', () => {
+  const all = notes();
+  const dir = mkdtempSync(join(tmpdir(), 'k0parse-rows-'));
+  const hash = (t: string) => `h${t.length}:${t.slice(0, 8)}`;
+  const dump = (idx: IndexDb) => ({
+    documents: idx.all('SELECT * FROM documents ORDER BY id'),
+    chunks: idx.all('SELECT * FROM chunks ORDER BY id'),
+    links: idx.all('SELECT * FROM links ORDER BY rowid'),
+    fts: idx.all('SELECT rowid, title, heading, body FROM chunks_fts ORDER BY rowid'),
+  });
+  const build = (name: string, live: boolean) => {
+    const idx = IndexDb.open(join(dir, `${name}.db`));
+    try {
+      // Two batches, the second re-writing some notes of the first: removal and re-insert go through the writer too.
+      const batches = [all, all.filter((_, i) => i % 7 === 0)];
+      for (const batch of batches) {
+        idx.write(() => {
+          const w = live ? new DocumentWriter(idx) : new BaselineWriter(idx);
+          for (const [i, { rel, raw }] of batch.entries()) {
+            const note = live ? parseNote(raw, rel) : parseNoteBaseline(raw, rel);
+            w.upsert({ path: rel, hash: `f${i}`, mtimeMs: 1000 + i, size: raw.length, note, warnings: i % 5 ? [] : ['w'] }, hash);
+          }
+          w.finalize();
+        });
+      }
+      return dump(idx);
+    } finally {
+      idx.close();
+    }
+  };
+  try {
+    const want = build('baseline', false);
+    const got = build('live', true);
+    assert.ok(want.chunks.length > 1000 && want.links.length > 200, `rows written (${want.chunks.length} chunks, ${want.links.length} links)`);
+    assert.deepStrictEqual(got.documents, want.documents);
+    assert.deepStrictEqual(got.chunks, want.chunks);
+    assert.deepStrictEqual(got.links, want.links);
+    assert.deepStrictEqual(got.fts, want.fts);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
