@@ -21,7 +21,11 @@ import { makeRepo, type TempRepo } from '../guard/helpers';
 const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
 const ADR = '---\ntitle: ADR-001 no eval\nstatus: accepted\n---\n# ADR-001: no eval\n\n## Invariants\n\n- deny: `eval(` | id: NO-EVAL\n';
 
-/** A `git` earlier on PATH that logs its arguments and holds `git diff` until a file exists (then runs the real git). */
+/**
+ * A `git` earlier on PATH that logs its arguments and holds the guard's `git diff` (the one with `--src-prefix=a/`,
+ * src/core/guard/diffSource.ts) until a file exists, then runs the real git. Only that one: the scan before every
+ * call runs git diffs of its own (staleness), which these tests do not withdraw.
+ */
 function holdingGit(): { dir: string; bin: string; log: string; release: string; pids: string } {
   const dir = mkdtempSync(join(tmpdir(), 'k0-held-git-'));
   const bin = join(dir, 'bin');
@@ -31,7 +35,7 @@ function holdingGit(): { dir: string; bin: string; log: string; release: string;
   const pids = join(dir, 'held-pids');
   writeFileSync(
     join(bin, 'git'),
-    `#!/bin/sh\necho "$*" >> '${log}'\ncase " $* " in *" diff "*) echo $$ >> '${pids}'; while [ ! -e '${release}' ]; do sleep 0.02; done ;; esac\nexec /usr/bin/git "$@"\n`,
+    `#!/bin/sh\necho "$*" >> '${log}'\ncase " $* " in *" diff "*" --src-prefix=a/ "*) echo $$ >> '${pids}'; while [ ! -e '${release}' ]; do sleep 0.02; done ;; esac\nexec /usr/bin/git "$@"\n`,
   );
   chmodSync(join(bin, 'git'), 0o755);
   return { dir, bin, log, release, pids };
@@ -151,7 +155,7 @@ test('a guard_check cancelled while its git diff runs stops; other calls are ans
     await s.client.connect(s.transport);
     const ctl = new AbortController();
     const call = s.client.callTool({ name: 'guard_check', arguments: {} }, undefined, { signal: ctl.signal, timeout: 120_000 });
-    await until('the guard started git diff', () => existsSync(git.log) && / diff /.test(` ${readFileSync(git.log, 'utf8')} `));
+    await until('the guard started git diff', () => existsSync(git.log) && / diff .* --src-prefix=a\/ /.test(` ${readFileSync(git.log, 'utf8')} `));
     ctl.abort('the user pressed stop');
     await assert.rejects(call, /the user pressed stop/);
     // The server killed the withdrawn call's git (nobody released it); it answers other calls, a guard on a given diff included.
@@ -224,7 +228,7 @@ test('in process: the server is idle as soon as a guard_check waiting for git is
     await client.connect(clientSide);
     const ctl = new AbortController();
     const call = client.callTool({ name: 'guard_check', arguments: {} }, undefined, { signal: ctl.signal, timeout: 60_000 });
-    await until('the guard started git diff', () => existsSync(git.log) && / diff /.test(` ${readFileSync(git.log, 'utf8')} `));
+    await until('the guard started git diff', () => existsSync(git.log) && / diff .* --src-prefix=a\/ /.test(` ${readFileSync(git.log, 'utf8')} `));
     ctl.abort('stop');
     await assert.rejects(call, /stop/);
     // Without the signal reaching guardCheck this waits for git, which nobody releases: the test would time out.
