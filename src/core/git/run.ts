@@ -47,6 +47,8 @@ export interface GitRunOptions {
   env?: NodeJS.ProcessEnv;
   /** A withdrawn request kills the git process (SIGTERM) and the call ends with CANCELLED, instead of leaving git running. */
   signal?: AbortSignal;
+  /** Written to git's stdin (for `--stdin` / `--batch` forms that take many requests in one process). */
+  input?: string;
 }
 
 function gitEnv(base: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
@@ -105,10 +107,13 @@ function filterOverrides(names: string): string[] {
   return out;
 }
 
-function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ err: NodeJS.ErrnoException | null; stdout: string; stderr: string }> {
+function execAsync(cwd: string, argv: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal, input?: string): Promise<{ err: NodeJS.ErrnoException | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile('git', argv, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env, windowsHide: true, signal }, (err, stdout, stderr) =>
+    const child = execFile('git', argv, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env, windowsHide: true, signal }, (err, stdout, stderr) =>
       done({ err: err as NodeJS.ErrnoException | null, stdout, stderr }));
+    // An early exit (bad request) closes the pipe: the write error is git's failure, reported through the callback.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input ?? '');
   });
 }
 
@@ -125,7 +130,7 @@ export async function runGit(cwd: string, args: string[], opts: GitRunOptions = 
     if (!r.err) filters = filterOverrides(r.stdout);
   }
   const argv = fullArgs(args, opts, filters);
-  const r = await execAsync(cwd, argv, env, opts.signal);
+  const r = await execAsync(cwd, argv, env, opts.signal, opts.input);
   if (opts.signal?.aborted) throw cancelled('git');
   if (r.err && !(opts.okCodes ?? [0]).includes(exitCode(r.err))) throw failure(cwd, args, r.err, r.stderr);
   return r.stdout;

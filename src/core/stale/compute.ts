@@ -2,6 +2,7 @@ import type { Anchor, StaleAnchor, StaleInfo } from './types';
 import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type PathHistory } from './gitQueries';
 import { pickDefinition, readWorkingText, SOURCE_GLOBS, type DefinitionCache, type Located } from './symbolIndex';
 import type { Definition } from './definitions';
+import type { BatchGit } from './batchGit';
 
 /**
  * The verdict for every note sharing one base, from one whole-tree `git diff -M --name-status <base>` (working
@@ -30,6 +31,8 @@ export interface ComputeContext {
   top: string;
   cache: DefinitionCache;
   signal?: AbortSignal;
+  /** Answers prefetched for many bases at once (a first scan); anything it does not know is asked as usual. */
+  batch?: BatchGit;
 }
 
 type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean; shownPath?: string };
@@ -44,7 +47,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
   // The hunks of files the caller expects to need are asked for alongside the name-status diff (one round trip less).
   const early = likelyLinePaths.length ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal) : undefined;
   early?.catch(() => undefined);
-  const changes = await changesSince(ctx.top, base, ctx.signal);
+  const changes = ctx.batch?.changesOf(base) ?? (await changesSince(ctx.top, base, ctx.signal));
   if (!changes) {
     for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
     return out;
@@ -99,7 +102,8 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
   const linePaths = new Set<string>();
   for (const w of work) for (const i of w.needLines) linePaths.add(w.olds[i]).add(w.anchors[i].path);
   const asked = new Set(likelyLinePaths);
-  const hunks = early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal);
+  const batched = early ? undefined : ctx.batch?.hunksOf(base, [...linePaths]);
+  const hunks = batched ?? (early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal));
   const baseDefs = new Map<string, Definition[]>();
   const nowDefs = new Map<string, Definition[] | undefined>();
   for (const w of work) {
@@ -126,7 +130,8 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
       let atBase: { startLine: number; endLine: number } | undefined = { startLine: from, endLine: to };
       if (!fromLastCheck) {
         if (!baseDefs.has(old)) {
-          const text = await fileAt(ctx.top, base, old, ctx.signal);
+          const pre = ctx.batch?.textAt(base, old);
+          const text = pre === null || pre === undefined && !ctx.batch?.has(base) ? await fileAt(ctx.top, base, old, ctx.signal) : pre;
           baseDefs.set(old, text === undefined ? [] : await ctx.cache.of(old, text));
         }
         atBase = nearest(baseDefs.get(old)!.filter((d) => d.name === name), a.startLine ?? 1);
@@ -149,7 +154,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
 
   const historyPaths = new Set<string>();
   for (const w of work) for (const f of w.found) for (const p of f.paths) historyPaths.add(p);
-  const history = await historySince(ctx.top, base, [...historyPaths], ctx.signal);
+  const history = (fromLastCheck ? undefined : ctx.batch?.historyOf(base, [...historyPaths])) ?? (await historySince(ctx.top, base, [...historyPaths], ctx.signal));
   for (const w of work) {
     if (!w.found.length) {
       out.set(w.n.docId, { state: 'fresh', anchors: w.anchors, texts: w.texts });

@@ -132,6 +132,11 @@ export async function changedLines(top: string, base: string, paths: string[], s
   const out = new Map<string, Hunk[]>();
   if (!paths.length) return out;
   const text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '-U0', '--no-color', base, '--', ...paths], { signal, worktree: true });
+  return parseHunks(text, out);
+}
+
+/** Hunks per old path from `-U0` patch text. */
+export function parseHunks(text: string, out = new Map<string, Hunk[]>()): Map<string, Hunk[]> {
   let current: Hunk[] | undefined;
   for (const line of text.split('\n')) {
     if (line.startsWith('--- ')) {

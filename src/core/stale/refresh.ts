@@ -8,6 +8,7 @@ import { noteSources } from '../vault/noteSources';
 import { isShallow, shallowBoundary, type RepoLocation } from './gitHead';
 import { extractCandidates } from './extract';
 import { resolveAll } from './resolve';
+import { BatchGit } from './batchGit';
 import { computeForBase, type NoteAnchors, type Verdict } from './compute';
 import { isAncestor, lastChanges, trackedFiles, type CommitRef, type TrackedFile } from './gitQueries';
 import { runGit, GIT_DIFF_SAFE } from '../git/run';
@@ -154,9 +155,11 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   // 4. One computation per distinct base (two at a time: git is the cost, and the machine is shared).
   const bases = [...todo.keys()];
   const verdicts = new Map<number, Verdict>();
+  // Many bases (a first scan, a rewritten history): git is asked once for all of them, not ~5 times per base.
+  const batch = bases.length >= 2 ? await BatchGit.prepare(top, head, todo, signal) : undefined;
   for (let i = 0; i < bases.length; i += 2) {
     const part = bases.slice(i, i + 2);
-    const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal }, b, todo.get(b)!)));
+    const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal, batch }, b, todo.get(b)!)));
     for (const r of results) for (const [id, v] of r) verdicts.set(id, v);
   }
   if (sinceLast.length) {

@@ -26,11 +26,26 @@ export class DefinitionCache {
   /** Parsed in this run (not yet stored). */
   private readonly parsed = new Map<string, Definition[]>();
 
+  /** Blob ids with a stored parse, read once: a miss then costs no query (each query takes the index lock). */
+  private storedBlobs?: Set<string>;
+
   constructor(private readonly idx: IndexDb) {}
+
+  private stored(): Set<string> {
+    if (!this.storedBlobs) {
+      try {
+        this.storedBlobs = new Set(this.idx.all('SELECT blob FROM stale_defs').map((r) => String(r.blob)));
+      } catch (err) {
+        if (!/no such table/i.test((err as Error).message)) throw err;
+        this.storedBlobs = new Set();
+      }
+    }
+    return this.storedBlobs;
+  }
 
   /** Definitions of one file version (content + its blob id), parsing only on a cache miss. */
   async of(path: string, content: string, blob = blobId(content)): Promise<Definition[]> {
-    const hit = this.fresh.get(blob) ?? readDefs(this.idx, [blob]).get(blob);
+    const hit = this.fresh.get(blob) ?? (this.stored().has(blob) ? readDefs(this.idx, [blob]).get(blob) : undefined);
     if (hit) return hit;
     const defs = await definitionsOf(path, content);
     this.fresh.set(blob, defs);
