@@ -154,6 +154,8 @@ export class EmbedWorker {
   async dispose(): Promise<void> {
     const w = this.worker;
     const abandon = this.abandonStart;
+    // Replies still owed by the worker: a load under way counts as one (its ready/initError).
+    const owed = this.pending.size + (abandon ? 1 : 0);
     this.worker = undefined;
     this.starting = undefined;
     this.abandonStart = undefined;
@@ -163,6 +165,32 @@ export class EmbedWorker {
     abandon?.(err);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
-    if (w) await w.terminate();
+    if (!w) return;
+    // onnxruntime-node aborts the whole process (SIGABRT) when its thread is terminated inside a native
+    // session.create/run: let what the worker is computing finish first (a fill batch is ~40 ms), within a bound.
+    if (owed > 0 && this.runtime !== 'wasm') await settled(w, owed, DRAIN_BOUND_MS);
+    await w.terminate();
   }
+}
+
+/** How long dispose() waits for the worker's computations in flight before it terminates the thread anyway. */
+const DRAIN_BOUND_MS = 10_000;
+
+/** Resolves once the worker has sent `replies` more messages, exited, or `boundMs` passed. */
+function settled(worker: Worker, replies: number, boundMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = replies;
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = () => {
+      if (--left <= 0) done();
+    };
+    const timer = setTimeout(done, boundMs);
+    worker.on('message', onMessage);
+    worker.on('exit', done);
+  });
 }

@@ -30,7 +30,7 @@ async function start(root: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', TSX, MCP_ENTRY, '--vault', root, '--debug'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', K0MARU_MODEL: ensureBundledModel() },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', K0MARU_MODEL: ensureBundledModel(), ...(process.env.K0MARU_EMBED_RUNTIME ? { K0MARU_EMBED_RUNTIME: process.env.K0MARU_EMBED_RUNTIME } : {}) },
     stderr: 'pipe',
   });
   let stderr = '';
