@@ -79,7 +79,6 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   }
   for (const d of docs) if (!next.has(d.id) && byId.has(d.id)) next.set(d.id, { ...byId.get(d.id)! });
   // Only rows whose content changes are written back (500 JSON rows cost more than the git calls).
-  const before = new Map(stored.map((n) => [n.docId, rowKey(n)]));
 
   // 2. What moved since the last check, asked concurrently: is the new HEAD a fast-forward, which files differ from
   // HEAD now, which changed between the two HEADs, and which notes the new commits changed (kept after a fast-forward).
@@ -201,7 +200,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   idx.write(() => {
     ensureTables(idx);
     idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
-    writeNotes(idx, notes.filter((n) => rowKey(n) !== before.get(n.docId)));
+    writeNotes(idx, notes.filter((n) => !unchanged(n, byId.get(n.docId))));
     cache.flush();
     writeMeta(idx, 'head', head);
     writeMeta(idx, 'stamps', JSON.stringify(newStamps));
@@ -215,8 +214,15 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, generation } };
 }
 
-function rowKey(n: StoredNote): string {
-  return JSON.stringify([n.path, n.hash, n.anchors, n.texts, n.warnings, n.lastCommit, n.base, n.state, n.info]);
+/**
+ * Whether a row is what was stored. Fields a recomputation did not replace are the stored objects themselves (the
+ * rows are shallow copies), so most rows compare by reference; only replaced fields are compared as JSON.
+ */
+function unchanged(n: StoredNote, old: StoredNote | undefined): boolean {
+  if (!old) return false;
+  if (n.path !== old.path || n.hash !== old.hash || n.lastCommit !== old.lastCommit || n.base !== old.base || n.state !== old.state) return false;
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  return same(n.anchors, old.anchors) && same(n.texts, old.texts) && same(n.warnings, old.warnings) && same(n.info, old.info);
 }
 
 const VERIFIED = /^[0-9a-f]{7,64}$/i;
