@@ -15,6 +15,7 @@ export interface Chunk {
  */
 export function chunkNote(note: ParsedNote, targetWords = 100): Chunk[] {
   const chunks: Chunk[] = [];
+  const oversized = targetWords * 1.5;
   let heading = '';
   let buf: string[] = [];
   let words = 0;
@@ -41,15 +42,17 @@ export function chunkNote(note: ParsedNote, targetWords = 100): Chunk[] {
       heading = blockHeading;
       if (block.kind === 'heading') continue;
     }
-    const blockWordCount = countWords(block.text);
+    // Counting stops past the oversized limit: such a block is cut into pieces anyway, and any count above the
+    // limit takes the same branches below.
+    const blockWordCount = countWords(block.text, oversized + 1);
     if (!blockWordCount) continue;
     if (words + blockWordCount > targetWords && words > 0) emit();
-    if (blockWordCount > targetWords * 1.5) {
+    if (blockWordCount > oversized) {
+      // emit() zeroes the word count, so each piece is emitted on its own.
       for (const piece of wordRuns(block.text, targetWords)) {
-        buf = [piece.text];
+        buf = [piece];
         line = block.line;
         endLine = block.endLine;
-        words = piece.words;
         emit();
       }
       continue;
@@ -71,48 +74,21 @@ function samePath(a: string[], b: string[]): boolean {
   return true;
 }
 
-/** What `/\s/` matches (ECMAScript WhiteSpace and LineTerminator), so cuts fall where `split(/\s+/)` put them. */
-function isJsSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
-    c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
-}
+/** Up to `size` words (as `split(/\s+/)` delimits them) starting at a word: one match per piece of an oversized block. */
+const wordRunPattern = (size: number) => new RegExp(`\\S+(?:\\s+\\S+){0,${size - 1}}`, 'g');
+const RUN_CACHE = new Map<number, RegExp>();
+/** A gap that is not exactly one space, which the piece's text must not keep. */
+const UNEVEN_GAP = /\s\s|[^\S ]/;
 
 /**
  * Consecutive runs of `size` words joined by single spaces: what `text.split(/\s+/)` sliced and re-joined gives,
- * without an array of every word. A run is sliced from the text as it is and only rewritten when its gaps are not
- * already single spaces.
+ * without an array of every word (the regex walks the text natively; a run is only rewritten when its gaps are
+ * not already single spaces).
  */
-function wordRuns(text: string, size: number): { text: string; words: number }[] {
-  const out: { text: string; words: number }[] = [];
-  let runStart = -1;
-  let runWords = 0;
-  let plain = true; // every gap inside the current run is one ' '
-  let i = 0;
-  let wordEnd = 0;
-  const n = text.length;
-  while (i < n) {
-    const gapStart = i;
-    while (i < n && isJsSpace(text.charCodeAt(i))) i++;
-    if (i >= n) break;
-    if (runWords > 0 && (i - gapStart !== 1 || text.charCodeAt(gapStart) !== 32)) plain = false;
-    if (runWords === 0) runStart = i;
-    while (i < n && !isJsSpace(text.charCodeAt(i))) i++;
-    wordEnd = i;
-    runWords++;
-    if (runWords === size) {
-      const raw = text.slice(runStart, i);
-      out.push({ text: plain ? raw : raw.replace(/\s+/g, ' '), words: runWords });
-      runWords = 0;
-      plain = true;
-    }
-  }
-  if (runWords > 0) {
-    const raw = text.slice(runStart, wordEnd);
-    out.push({ text: plain ? raw : raw.replace(/\s+/g, ' '), words: runWords });
-  }
+function wordRuns(text: string, size: number): string[] {
+  let re = RUN_CACHE.get(size);
+  if (!re) RUN_CACHE.set(size, (re = wordRunPattern(size)));
+  const out: string[] = [];
+  for (const run of text.match(re) ?? []) out.push(UNEVEN_GAP.test(run) ? run.replace(/\s+/g, ' ') : run);
   return out;
 }

@@ -127,6 +127,8 @@ const HOSTILE: [string, string][] = [
   ['yaml-fast-51.md', "---\nk: > x\n---\nbody\n"],
   ['yaml-fast-52.md', "---\nk-dash_us: v\n---\nbody\n"],
   ['yaml-fast-53.md', "---\nK: V\n  cont: x\n---\nbody\n"],
+  ['big-odd-gaps.md', `# Gaps\n\n${Array.from({ length: 330 }, (_, i) => `w${i}${['  ', '\u00a0', '\t', '\n', ' \u2003 ', '\u3000', ' '][i % 7]}`).join('')}\n`],
+  ['big-exact.md', `${Array.from({ length: 150 }, (_, i) => `a${i}`).join(' ')}\n\n${Array.from({ length: 151 }, (_, i) => `b${i}`).join(' ')}\n\n${Array.from({ length: 200 }, (_, i) => `c${i}`).join(' ')}\n`],
   ['sub/dir/Note.MD', '# x\n[up](../n.md)\n'],
 ];
 
