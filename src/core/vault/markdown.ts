@@ -81,7 +81,7 @@ class LeanToken {
 Object.setPrototypeOf(LeanToken.prototype, TokenClass.prototype);
 const BlockState = md.block.State;
 class LeanBlockState extends BlockState {
-  push(type: string, tag: string, nesting: Token['nesting']): Token {
+  override push(type: string, tag: string, nesting: Token['nesting']): Token {
     const token = new LeanToken(type, tag, nesting);
     token.block = true;
     if (nesting < 0) this.level--;
