@@ -47,6 +47,11 @@ export interface GitRunOptions {
   env?: NodeJS.ProcessEnv;
   /** A withdrawn request kills the git process (SIGTERM) and the call ends with CANCELLED, instead of leaving git running. */
   signal?: AbortSignal;
+  /**
+   * With `worktree`: a holder the caller keeps for several calls in one operation; the first call stores the filter
+   * overrides it read from config here and the others reuse them (one `git config` per operation, not per call).
+   */
+  filterCache?: { overrides?: Promise<string[]> };
   /** Written to git's stdin (for `--stdin` / `--batch` forms that take many requests in one process). */
   input?: string;
 }
@@ -126,8 +131,12 @@ export async function runGit(cwd: string, args: string[], opts: GitRunOptions = 
   let filters: string[] = [];
   if (opts.worktree) {
     // Exit 1 = no filter configured. Any other failure surfaces from the real command below.
-    const r = await execAsync(cwd, fullArgs(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], opts, []), env, opts.signal);
-    if (!r.err) filters = filterOverrides(r.stdout);
+    const read = async () => {
+      const r = await execAsync(cwd, fullArgs(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], opts, []), env, opts.signal);
+      return r.err ? [] : filterOverrides(r.stdout);
+    };
+    if (opts.filterCache) filters = await (opts.filterCache.overrides ??= read());
+    else filters = await read();
   }
   const argv = fullArgs(args, opts, filters);
   const r = await execAsync(cwd, argv, env, opts.signal, opts.input);

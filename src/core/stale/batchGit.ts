@@ -1,6 +1,6 @@
 import { runGit, GIT_DIFF_SAFE } from '../git/run';
 import type { Anchor } from './types';
-import type { ChangeKind, FileChange, Hunk, PathHistory } from './gitQueries';
+import type { ChangeKind, FileChange, FilterCache, Hunk, PathHistory } from './gitQueries';
 import { parseHunks } from './gitQueries';
 
 /**
@@ -68,13 +68,13 @@ export class BatchGit {
   private constructor(private readonly top: string, private readonly head: string, private readonly signal?: AbortSignal) {}
 
   /** Undefined when there is nothing to batch (fewer than two bases in HEAD's history). */
-  static async prepare(top: string, head: string, todo: Map<string, { anchors: Anchor[] }[]>, signal?: AbortSignal): Promise<BatchGit | undefined> {
+  static async prepare(top: string, head: string, todo: Map<string, { anchors: Anchor[] }[]>, signal?: AbortSignal, filterCache?: FilterCache): Promise<BatchGit | undefined> {
     const b = new BatchGit(top, head, signal);
     const anchoredPaths = new Set<string>();
     for (const notes of todo.values()) for (const n of notes) for (const a of n.anchors) if (a.path) anchoredPaths.add(a.path);
     const [dag, wt] = await Promise.all([
       runGit(top, ['rev-list', '--parents', head], { signal }),
-      runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '--name-status', '-z', 'HEAD'], { signal, worktree: true }),
+      runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '--name-status', '-z', 'HEAD'], { signal, worktree: true, filterCache }),
     ]);
     for (const line of dag.split('\n')) {
       if (!line) continue;

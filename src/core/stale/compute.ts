@@ -1,5 +1,5 @@
 import type { Anchor, StaleAnchor, StaleInfo } from './types';
-import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type PathHistory } from './gitQueries';
+import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type FilterCache, type PathHistory } from './gitQueries';
 import { pickDefinition, readWorkingText, SOURCE_GLOBS, type DefinitionCache, type Located } from './symbolIndex';
 import type { Definition } from './definitions';
 import type { BatchGit } from './batchGit';
@@ -33,6 +33,8 @@ export interface ComputeContext {
   signal?: AbortSignal;
   /** Answers prefetched for many bases at once (a first scan); anything it does not know is asked as usual. */
   batch?: BatchGit;
+  /** Shared by the update's working-tree git calls (config read once). */
+  filterCache?: FilterCache;
 }
 
 type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean; shownPath?: string };
@@ -45,9 +47,9 @@ type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: stri
 export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false, likelyLinePaths: string[] = []): Promise<Map<number, Verdict>> {
   const out = new Map<number, Verdict>();
   // The hunks of files the caller expects to need are asked for alongside the name-status diff (one round trip less).
-  const early = likelyLinePaths.length ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal) : undefined;
+  const early = likelyLinePaths.length ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal, ctx.filterCache) : undefined;
   early?.catch(() => undefined);
-  const changes = ctx.batch?.changesOf(base) ?? (await changesSince(ctx.top, base, ctx.signal));
+  const changes = ctx.batch?.changesOf(base) ?? (await changesSince(ctx.top, base, ctx.signal, ctx.filterCache));
   if (!changes) {
     for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
     return out;
@@ -103,7 +105,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
   for (const w of work) for (const i of w.needLines) linePaths.add(w.olds[i]).add(w.anchors[i].path);
   const asked = new Set(likelyLinePaths);
   const batched = early ? undefined : ctx.batch?.hunksOf(base, [...linePaths]);
-  const hunks = batched ?? (early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal));
+  const hunks = batched ?? (early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal, ctx.filterCache));
   const baseDefs = new Map<string, Definition[]>();
   const nowDefs = new Map<string, Definition[] | undefined>();
   for (const w of work) {

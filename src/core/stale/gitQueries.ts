@@ -7,6 +7,9 @@ import { runGit, GIT_DIFF_SAFE } from '../git/run';
 
 const LITERAL = ['-c', 'core.quotePath=false'];
 
+/** One update's filter overrides for working-tree calls (runGit's filterCache): config is read once per update. */
+export type FilterCache = { overrides?: Promise<string[]> };
+
 export interface TrackedFile {
   mode: string;
   blob: string;
@@ -92,10 +95,10 @@ export interface FileChange {
  * rename's new name is seen even though only old names are anchored). Undefined when `base` is not in the local
  * history (a shallow clone, a garbage-collected commit).
  */
-export async function changesSince(top: string, base: string, signal?: AbortSignal): Promise<Map<string, FileChange> | undefined> {
+export async function changesSince(top: string, base: string, signal?: AbortSignal, filterCache?: FilterCache): Promise<Map<string, FileChange> | undefined> {
   let text: string;
   try {
-    text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '--name-status', '-z', base], { signal, worktree: true });
+    text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '--name-status', '-z', base], { signal, worktree: true, filterCache });
   } catch (err) {
     if (signal?.aborted) throw err;
     return undefined;
@@ -128,10 +131,10 @@ export interface Hunk {
 }
 
 /** Changed hunks per old path (`git diff -M -U0 base -- paths`, base vs the working tree). */
-export async function changedLines(top: string, base: string, paths: string[], signal?: AbortSignal): Promise<Map<string, Hunk[]>> {
+export async function changedLines(top: string, base: string, paths: string[], signal?: AbortSignal, filterCache?: FilterCache): Promise<Map<string, Hunk[]>> {
   const out = new Map<string, Hunk[]>();
   if (!paths.length) return out;
-  const text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '-U0', '--no-color', base, '--', ...paths], { signal, worktree: true });
+  const text = await runGit(top, [...LITERAL, 'diff', ...GIT_DIFF_SAFE, '-M', '-U0', '--no-color', base, '--', ...paths], { signal, worktree: true, filterCache });
   return parseHunks(text, out);
 }
 

@@ -10,7 +10,7 @@ import { extractCandidates } from './extract';
 import { resolveAll } from './resolve';
 import { BatchGit } from './batchGit';
 import { computeForBase, type NoteAnchors, type Verdict } from './compute';
-import { isAncestor, lastChanges, trackedFiles, type CommitRef, type TrackedFile } from './gitQueries';
+import { isAncestor, lastChanges, trackedFiles, type CommitRef, type FilterCache, type TrackedFile } from './gitQueries';
 import { runGit, GIT_DIFF_SAFE } from '../git/run';
 import { DefinitionCache } from './symbolIndex';
 import { ensureTables, readMeta, readNotes, writeMeta, writeNotes, type StoredNote } from './store';
@@ -85,8 +85,10 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   const anchored = [...next.values()].filter((n) => n.anchors.length);
   const moved = !!prevHead && prevHead !== head;
   const askNotes = anchored.length > 0 && folders.length > 0;
+  // The working-tree calls of this update read the filter config once between them.
+  const filterCache: FilterCache = {};
   const names = (args: string[], worktree: boolean) =>
-    runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', ...args], { signal, worktree }).then((t) => t.split('\0').filter(Boolean));
+    runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', ...args], { signal, worktree, filterCache }).then((t) => t.split('\0').filter(Boolean));
   const [fastForward, dirtyList, committedDelta, newCommits] = await Promise.all([
     moved ? isAncestor(top, prevHead, head, signal) : Promise.resolve(false),
     names(['HEAD'], true),
@@ -155,16 +157,16 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   const bases = [...todo.keys()];
   const verdicts = new Map<number, Verdict>();
   // Many bases (a first scan, a rewritten history): git is asked once for all of them, not ~5 times per base.
-  const batch = bases.length >= 2 ? await BatchGit.prepare(top, head, todo, signal) : undefined;
+  const batch = bases.length >= 2 ? await BatchGit.prepare(top, head, todo, signal, filterCache) : undefined;
   for (let i = 0; i < bases.length; i += 2) {
     const part = bases.slice(i, i + 2);
-    const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal, batch }, b, todo.get(b)!)));
+    const results = await Promise.all(part.map((b) => computeForBase({ top, cache, signal, batch, filterCache }, b, todo.get(b)!)));
     for (const r of results) for (const [id, v] of r) verdicts.set(id, v);
   }
   if (sinceLast.length) {
     const likely = new Set<string>();
     for (const n of sinceLast) for (const a of n.anchors) if (a.kind !== 'path' && touched.has(a.path)) likely.add(a.path);
-    for (const [id, v] of await computeForBase({ top, cache, signal }, prevHead, sinceLast, true, [...likely])) {
+    for (const [id, v] of await computeForBase({ top, cache, signal, filterCache }, prevHead, sinceLast, true, [...likely])) {
       const n = next.get(id)!;
       // The reasons count commits since the last check; the note's own base is what "since" names.
       if (v.info) v.info = { ...v.info, since: n.base.slice(0, 7), base: n.base };

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listStale } from '../../../src/core/stale';
@@ -79,6 +81,26 @@ test('first scan over several bases: the batched answers give the per-base verdi
 
   } finally {
     (BatchGit as { prepare: typeof prepare }).prepare = prepare;
+    r.cleanup();
+  }
+});
+
+test("a repository's clean filter never runs for the staleness update's working-tree calls (first scan and after an edit)", async () => {
+  const r = history();
+  const marker = join(r.root, 'filter-ran');
+  try {
+    r.write('.gitattributes', '*.ts filter=evil\n');
+    r.git('config', 'filter.evil.clean', `sh -c 'touch "${marker}"; cat'`);
+    r.git('config', 'filter.evil.required', 'true');
+    const p = r.open();
+    await p.scan();
+    assert.equal(existsSync(marker), false, 'the clean filter ran during the first scan');
+    assert.ok(listStale(p.index).some((n) => n.path === 'n4.md'));
+    r.write('src/b.ts', 'export const zero = 0;\nexport const one = 1;\nexport const two = 22;\nexport const three = 33;\n');
+    await p.scan();
+    assert.equal(existsSync(marker), false, 'the clean filter ran during the update');
+    assert.ok(listStale(p.index).some((n) => n.path === 'n1.md' && n.info.anchors.some((a) => a.anchor === 'src/b.ts:2')));
+  } finally {
     r.cleanup();
   }
 });
