@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { runGit } from '../git/run';
+import { ignoreInGit, replaceFile } from './cacheFiles';
 import { globMatcher } from './engine';
 import { globSetKey, includeOrigins, unmatchedScopeDiagnostics } from './scopeCheck';
 import type { GuardDiagnostic, GuardRule } from './types';
@@ -158,44 +159,17 @@ function readMatched(path: string, stamp: string): Set<string> | undefined {
 
 /**
  * Temp file + rename beside the target, never through a symlinked folder; a failure (read-only checkout, full
- * disk) only means the next run lists again. Written like ruleCacheFile.ts's cache (whose helpers are private
- * to it): no node:crypto import on the hook's path, and a temp name atomicWrite's sweep recognises.
+ * disk) only means the next run lists again. Written by the guard's cache helpers (cacheFiles.ts): no node:crypto import on the hook's path, and a
+ * temp name atomicWrite's sweep recognises.
  */
 function writeMatched(dir: string, path: string, stamp: string, matched: string[]): void {
   try {
     mkdirSync(dir, { recursive: true });
     if (!lstatSync(dir).isDirectory()) return;
     ignoreInGit(dir);
-    const hex = Array.from({ length: 12 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-    const tmp = join(dirname(path), `.${basename(path)}.k0-${process.pid}-${hex}.tmp`);
-    const fd = openSync(tmp, 'wx', 0o644);
-    try {
-      const buf = Buffer.from(JSON.stringify({ format: FORMAT, stamp, matched }), 'utf8');
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      renameSync(tmp, path);
-    } catch {
-      rmSync(tmp, { force: true });
-    }
+    replaceFile(path, JSON.stringify({ format: FORMAT, stamp, matched }));
   } catch {
     // the next run lists the files again
   }
 }
 
-/** The cache folder ignores itself, as ruleCacheFile.ts makes it: a hand-made `.k0maru/` may lack `cache/` in its .gitignore. */
-function ignoreInGit(dir: string): void {
-  try {
-    const fd = openSync(join(dir, '.gitignore'), 'wx', 0o644);
-    try {
-      writeSync(fd, '# k0maru: caches rebuilt by every run; never commit them.\n*\n');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // already there, or not writable
-  }
-}

@@ -5,8 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_CLI, ensureBuilt } from '../../helpers/build';
 import { tempVault } from '../../helpers/tempVault';
-import { openProject } from '../../../src/core/project';
-import { VectorStore } from '../../../src/core/search/vector';
+import { seedVectors } from '../embed/helpers';
 import { MAX_RECALL_BUDGET_MS, parseBudgetMs } from '../../../src/cli/commands/recall';
 
 /**
@@ -23,28 +22,6 @@ function note(i: number): string {
   return `# Note ${i}\n\n${Array.from({ length: 600 }, () => WORDS[next() % WORDS.length]).join(' ')}\n`;
 }
 const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
-
-/**
- * Stores made-up unit vectors for the first `n` passages, as a partial `scan --embed` would have: a one-shot
- * recall starts the model only when some vector of it exists (issue 14 item 4). Random 512-d directions sit near
- * cosine 0 to any query, far below the relevance floor.
- */
-async function seedVectors(root: string, n: number): Promise<void> {
-  const project = openProject({ vault: root, env: {} });
-  try {
-    await project.scan();
-    const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
-    store.put(
-      store.pendingPassages().slice(0, n).map((p, i) => {
-        const v = Float32Array.from({ length: 512 }, (_, j) => Math.sin((i + 1) * (j + 3)));
-        const norm = Math.hypot(...v);
-        return { hash: p.hash, vector: v.map((x) => x / norm) };
-      }),
-    );
-  } finally {
-    project.close();
-  }
-}
 
 /** Long enough for any model load this machine will see; the call returns as soon as the model is ready. */
 const GENEROUS = String(MAX_RECALL_BUDGET_MS);

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { openProject } from '../../../src/core/project';
+import { VectorStore } from '../../../src/core/search/vector';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -17,4 +19,53 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
   return m;
+}
+
+/** The parity texts: Unicode, NFKC, whitespace, reserved-token look-alikes, near-empty and over-window texts. */
+const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i} explains why the index lock retries with back-off.`).join(' ');
+export const PARITY_TEXTS = [
+  'hello world',
+  'How do we lock a payment with Redis?',
+  'Acquire a Redis mutex before charging',
+  'Use a distributed lock so the card is not charged twice',
+  'SQLITE_BUSY',
+  'error[E0502]: cannot borrow `x` as mutable because it is also borrowed as immutable',
+  'a',
+  '?',
+  ' ',
+  '  leading and trailing spaces  ',
+  'Ünïcödé façade naïve café',
+  '中文文本嵌入测试',
+  'Здравствуйте, как дела?',
+  'مرحبا بالعالم',
+  'emoji 😀🔥🚀 in the middle 👍',
+  'tabs\tand\nnewlines\r\nmixed',
+  'ﬁ ligature and full-width ＡＢＣ１２３ (NFKC)',
+  '<s> reserved </s> looking extra_token_id_1',
+  'x'.repeat(400),
+  long,
+  `${long} ${long}`,
+  '#  ADR-0007: Use SQLite FTS5 for lexical search\n\nStatus: accepted. We chose FTS5 because it ships with bm25().',
+];
+
+/**
+ * Stores made-up unit vectors for the first `n` passages, as a partial `scan --embed` would have: a one-shot
+ * recall starts the model only when some vector of it exists (issue 14 item 4). Random 512-d directions sit near
+ * cosine 0 to any query, far below the relevance floor.
+ */
+export async function seedVectors(root: string, n: number): Promise<void> {
+  const project = openProject({ vault: root, env: {} });
+  try {
+    await project.scan();
+    const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
+    store.put(
+      store.pendingPassages().slice(0, n).map((p, i) => {
+        const v = Float32Array.from({ length: 512 }, (_, j) => Math.sin((i + 1) * (j + 3)));
+        const norm = Math.hypot(...v);
+        return { hash: p.hash, vector: v.map((x) => x / norm) };
+      }),
+    );
+  } finally {
+    project.close();
+  }
 }

