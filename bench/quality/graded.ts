@@ -23,3 +23,17 @@ export const flag = (name: string): boolean => args.includes(name);
 
 /** The real ADR corpus, read in place from ../shared (never copied), or `--corpus DIR`. */
 export const corpusDir = (): string => resolve(opt('--corpus') ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'adr-vault'));
+
+/** nDCG@10 with gains 2^g − 1, and R@5 = the share of grade ≥ 2 documents in the top 5 (of at most 5). */
+export function ndcg10(ranked: string[], rel: Record<string, number>): number {
+  const gain = (g: number) => 2 ** g - 1;
+  const dcg = ranked.slice(0, 10).reduce((s, p, i) => s + gain(rel[p] ?? 0) / Math.log2(i + 2), 0);
+  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, 10).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
+  return ideal ? dcg / ideal : 0;
+}
+export function recall5(ranked: string[], rel: Record<string, number>): number {
+  const wanted = Object.entries(rel).filter(([, g]) => g >= 2).map(([p]) => p);
+  if (!wanted.length) return 0;
+  const top = new Set(ranked.slice(0, 5));
+  return wanted.filter((p) => top.has(p)).length / Math.min(5, wanted.length);
+}

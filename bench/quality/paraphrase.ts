@@ -29,7 +29,7 @@ import type { RecallMode, VectorChannel } from '../../src/core/search/types';
 import { VectorStore } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
-import { corpusDir, opt, readGradedQueries } from './graded';
+import { corpusDir, ndcg10, opt, readGradedQueries, recall5 } from './graded';
 
 const corpus = corpusDir();
 const queries = readGradedQueries();
@@ -37,18 +37,6 @@ const junkFile = JSON.parse(readFileSync(join(__dirname, 'offtopic.json'), 'utf8
 const idNum = (id: string) => Number(id.split('-')[1]);
 const half = (id: string) => (idNum(id) % 2 === 0 ? 'tune' : 'test');
 
-function ndcg10(ranked: string[], rel: Record<string, number>): number {
-  const gain = (g: number) => 2 ** g - 1;
-  const dcg = ranked.slice(0, 10).reduce((s, p, i) => s + gain(rel[p] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, 10).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  return ideal ? dcg / ideal : 0;
-}
-function recall5(ranked: string[], rel: Record<string, number>): number {
-  const wanted = Object.entries(rel).filter(([, g]) => g >= 2).map(([p]) => p);
-  if (!wanted.length) return 0;
-  const top = new Set(ranked.slice(0, 5));
-  return wanted.filter((p) => top.has(p)).length / Math.min(5, wanted.length);
-}
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * (xs.length - 1) + 0.5))];
 
 /** Share of a query's content words found in its grade-3 note(s): exact tokens, and 5-letter prefixes (a crude stem). */

@@ -18,7 +18,7 @@ import { relevanceFloor } from '../../src/core/search/floor';
 import { VECTOR_SCHEMA_SQL, VectorStore, type PassageOptions } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
 import { bundledModelDir } from '../../src/core/embed/modelLocation';
-import { corpusDir, flag, opt, readGradedQueries, type GradedQuery } from './graded';
+import { corpusDir, flag, ndcg10, opt, readGradedQueries, recall5, type GradedQuery } from './graded';
 
 
 const corpus = corpusDir();
@@ -26,18 +26,6 @@ const cacheDir = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality'))
 const threads = Number(opt('--threads') ?? 2);
 const queries = readGradedQueries();
 
-function ndcg10(ranked: string[], rel: Record<string, number>): number {
-  const gain = (g: number) => 2 ** g - 1;
-  const dcg = ranked.slice(0, 10).reduce((s, p, i) => s + gain(rel[p] ?? 0) / Math.log2(i + 2), 0);
-  const ideal = Object.values(rel).sort((a, b) => b - a).slice(0, 10).reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
-  return ideal ? dcg / ideal : 0;
-}
-function recall5(ranked: string[], rel: Record<string, number>): number {
-  const wanted = Object.entries(rel).filter(([, g]) => g >= 2).map(([p]) => p);
-  if (!wanted.length) return 0;
-  const top = new Set(ranked.slice(0, 5));
-  return wanted.filter((p) => top.has(p)).length / Math.min(5, wanted.length);
-}
 
 async function main(): Promise<void> {
   if (!existsSync(corpus)) throw new Error(`corpus not found: ${corpus}`);

@@ -15,14 +15,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { DIST_CLI, REPO } from '../helpers/build';
 import { tempVault, type TempVault } from '../helpers/tempVault';
 import { CHROMIUM_PATH } from '../integration/harness/browser';
-import { indexTotals, startUiOn } from './consoleHarness';
+import { CHROMIUM_FLAGS, indexTotals, startUiOn } from './consoleHarness';
 import type { RunningUi } from '../helpers/ui';
 import { PROTOCOL_VERSION } from '../../src/shared/protocolVersion';
 
 const SHOTS = join(REPO, 'test-results');
 const QUERY = 'SQLITE_BUSY WAL';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 let vault: TempVault;
 let server: RunningUi;
@@ -61,7 +59,7 @@ before(async () => {
   // A context GC run over a real-shaped 200-turn session: the scoreboard's second source.
   cli(['gc', '--json', join(REPO, 'test/fixtures/trajectories/session-200.json')]);
   server = await startUiOn(vault.root);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {

@@ -11,15 +11,13 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DIST_CLI, REPO } from '../helpers/build';
 import { tempVault, type TempVault } from '../helpers/tempVault';
 import { CHROMIUM_PATH } from '../integration/harness/browser';
-import { startUiOn } from './consoleHarness';
+import { openConsole } from './consoleHarness';
 import type { RunningUi } from '../helpers/ui';
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const STALE_NOTE = '02_Architecture/adr-007-parser-entry.md';
 const FRESH_NOTE = '02_Architecture/adr-008-lexer-tables.md';
 /**
@@ -99,11 +97,7 @@ before(async () => {
   writeFileSync(join(vault.root, 'src/c.ts'), 'export const report = (e: Error) => console.error(`parse: ${e.message}`);\n');
   git('commit', '-q', '--no-verify', '-am', 'split on any whitespace');
   head = git('rev-parse', 'HEAD');
-  server = await startUiOn(vault.root);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-ready=true]', { timeout: 15_000 });
+  ({ server, browser, page } = await openConsole(vault.root, { width: 1280, height: 900 }));
 });
 
 after(async () => {

@@ -10,16 +10,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DIST_CLI, REPO } from '../helpers/build';
 import { tempVault, type TempVault } from '../helpers/tempVault';
 import { CHROMIUM_PATH } from '../integration/harness/browser';
-import { startUiOn } from './consoleHarness';
+import { openConsole } from './consoleHarness';
 import type { RunningUi } from '../helpers/ui';
 import { DIAGRAM_FACTS, assertPaintsFrom, edgeLabels, assertReadable, type DiagramFacts } from './diagramFacts';
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 interface OffloadJson {
   nodeId: string; text: string; mermaid: string; tokensBefore: number; tokensAfter: number; reduction: number;
@@ -68,11 +66,7 @@ before(async () => {
   const log = join(vault.root, 'go-test.log');
   writeFileSync(log, bookingLog());
   booking = JSON.parse(cli(['offload', '--threshold', '0', '--task', 'go-test', '--json', log]));
-  server = await startUiOn(vault.root);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-ready=true]', { timeout: 15_000 });
+  ({ server, browser, page } = await openConsole(vault.root, { width: 1280, height: 800 }));
 });
 
 after(async () => {
