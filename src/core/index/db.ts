@@ -276,11 +276,12 @@ export class IndexDb {
     if (!this.connecting) this.followReplacement();
     const start = Date.now();
     let delay = 1;
+    const seen = { lock: false };
     for (let attempt = 0; ; attempt++) {
       try {
         return this.engine.locksItself ? fn() : withIndexLock(`${this.path}.lock`, fn);
       } catch (err) {
-        if (!isBusy(err) && !isVtabBusy(err, `${this.path}.lock`, attempt)) throw this.connecting ? err : this.classify(err);
+        if (!isBusy(err) && !isVtabBusy(err, `${this.path}.lock`, attempt, seen)) throw this.connecting ? err : this.classify(err);
         if (this.recoverStaleLock()) continue;
         const waited = Date.now() - start;
         if (waited > this.busyTimeoutMs) {

@@ -40,10 +40,13 @@ export function isBusy(err: unknown): boolean {
  * at that moment SQLite reports only "vtable constructor failed: chunks_fts", not SQLITE_BUSY. Seen under the
  * 300-of-315 ms contention test. It counts as busy while another process's lock is there to explain it.
  */
-export function isVtabBusy(err: unknown, lockPath: string, attempt: number): boolean {
+export function isVtabBusy(err: unknown, lockPath: string, attempt: number, seen: { lock: boolean }): boolean {
   if (!isSqliteError(err) || !/vtable constructor failed/i.test(err.message)) return false;
-  // The lock may have been released between the failure and this look: a few attempts are retried regardless.
-  return attempt < 5 || existsSync(lockPath);
+  // The lock may have been released between the failure and this look (the contention test frees it 15 ms of every
+  // 315): a few attempts are retried regardless, and once another process's lock has been seen during this call,
+  // every later failure of the kind is taken for the same contention, up to the busy budget.
+  seen.lock ||= existsSync(lockPath);
+  return attempt < 5 || seen.lock;
 }
 export function isCorrupt(err: unknown): boolean {
   return isSqliteError(err) && /not a database|malformed|corrupt|disk image/i.test(err.message);
