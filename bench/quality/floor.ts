@@ -7,15 +7,11 @@
 //
 // Run bench/quality/run.ts first: it builds the index and the vectors in .cache/bench-quality/ (this script
 // embeds only the queries). "Vector-only" = in the vector channel's pool (30) but not in BM25's (30).
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { IndexDb } from '../../src/core/index/db';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { searchBm25 } from '../../src/core/search/bm25';
 import { relevanceFloor } from '../../src/core/search/floor';
-import { VectorStore } from '../../src/core/search/vector';
-import { EmbeddingEngine } from '../../src/core/embed/engine';
-import { bundledModelDir } from '../../src/core/embed/modelLocation';
-import { corpusDir, opt, readGradedQueries, type GradedQuery } from './graded';
+import { corpusDir, type GradedQuery, openCachedQualityIndex, opt, readGradedQueries } from './graded';
 
 
 const corpus = corpusDir();
@@ -35,13 +31,8 @@ const q = (xs: number[], p: number) => {
 const fmt = (xs: number[]) => (xs.length ? `n=${xs.length} min ${q(xs, 0).toFixed(3)} p10 ${q(xs, 0.1).toFixed(3)} p50 ${q(xs, 0.5).toFixed(3)} p90 ${q(xs, 0.9).toFixed(3)} max ${q(xs, 1).toFixed(3)}` : 'n=0');
 
 async function main(): Promise<void> {
-  const dbPath = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
-  if (!existsSync(dbPath)) throw new Error(`no cached index at ${dbPath}: run npx tsx bench/quality/run.ts first`);
-  const idx = IndexDb.open(dbPath);
-  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads: 2, batchSize: 32 });
-  const { id: modelId, dimension } = engine.config;
-  const store = new VectorStore(idx, modelId, dimension);
-  if (store.pending() > 0) throw new Error(`${store.pending()} passages have no vector yet: run bench/quality/run.ts first`);
+  const { idx, engine, store } = await openCachedQualityIndex(2);
+  const modelId = engine.config.id;
   const docPath = new Map(idx.all('SELECT id, path FROM documents').map((r) => [Number(r.id), String(r.path)]));
   const texts = [...graded.map((g) => g.query), ...junk.map((j) => j.query)];
   const vecs = (await engine.embed(texts)).vectors;

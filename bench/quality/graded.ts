@@ -1,5 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { IndexDb } from '../../src/core/index/db';
+import { VectorStore } from '../../src/core/search/vector';
+import { EmbeddingEngine } from '../../src/core/embed/engine';
+import { bundledModelDir } from '../../src/core/embed/modelLocation';
 
 /** One graded query of queries.json: the documents (corpus-relative paths) that answer it, with their grade. */
 export interface GradedQuery {
@@ -36,4 +40,15 @@ export function recall5(ranked: string[], rel: Record<string, number>): number {
   if (!wanted.length) return 0;
   const top = new Set(ranked.slice(0, 5));
   return wanted.filter((p) => top.has(p)).length / Math.min(5, wanted.length);
+}
+
+/** The index run.ts cached with every vector, the bundled model and its vector store (floor.ts, paraphrase.ts). */
+export async function openCachedQualityIndex(threads: number): Promise<{ idx: IndexDb; engine: EmbeddingEngine; store: VectorStore }> {
+  const dbPath = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
+  if (!existsSync(dbPath)) throw new Error(`no cached index at ${dbPath}: run npx tsx bench/quality/run.ts first`);
+  const idx = IndexDb.open(dbPath);
+  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads, batchSize: 32 });
+  const store = new VectorStore(idx, engine.config.id, engine.config.dimension);
+  if (store.pending() > 0) throw new Error(`${store.pending()} passages have no vector yet: run bench/quality/run.ts first`);
+  return { idx, engine, store };
 }

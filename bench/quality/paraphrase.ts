@@ -10,9 +10,8 @@
 // starts with one of the given prefixes (bm25 and the default always run).
 // Run bench/quality/run.ts first: it builds the index and the vectors in .cache/bench-quality/ (this embeds only
 // the queries).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { IndexDb } from '../../src/core/index/db';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { recall } from '../../src/core/search/recall';
 import type { ChannelHit } from '../../src/core/search/bm25';
 import { searchBm25 } from '../../src/core/search/bm25';
@@ -26,10 +25,7 @@ import { withSynonyms } from '../../src/core/search/expand';
 import { feedbackVector } from '../../src/core/search/prfVector';
 import { wordnetLookup } from './wordnet';
 import type { RecallMode, VectorChannel } from '../../src/core/search/types';
-import { VectorStore } from '../../src/core/search/vector';
-import { EmbeddingEngine } from '../../src/core/embed/engine';
-import { bundledModelDir } from '../../src/core/embed/modelLocation';
-import { corpusDir, ndcg10, opt, readGradedQueries, recall5 } from './graded';
+import { corpusDir, ndcg10, openCachedQualityIndex, opt, readGradedQueries, recall5 } from './graded';
 
 const corpus = corpusDir();
 const queries = readGradedQueries();
@@ -50,13 +46,8 @@ function overlap(query: string, rel: Record<string, number>): { exact: number; s
 }
 
 async function main(): Promise<void> {
-  const dbPath = resolve(join(__dirname, '..', '..', '.cache', 'bench-quality', 'index.db'));
-  if (!existsSync(dbPath)) throw new Error(`no cached index at ${dbPath}: run npx tsx bench/quality/run.ts first`);
-  const idx = IndexDb.open(dbPath);
-  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads: 1, batchSize: 32 });
-  const { id: modelId, dimension } = engine.config;
-  const store = new VectorStore(idx, modelId, dimension);
-  if (store.pending() > 0) throw new Error(`${store.pending()} passages without vectors: run bench/quality/run.ts first`);
+  const { idx, engine, store } = await openCachedQualityIndex(1);
+  const modelId = engine.config.id;
   const junk = [...junkFile.random.map((q) => ({ kind: 'random', query: q })), ...junkFile.offtopic.map((q) => ({ kind: 'offtopic', query: q }))];
   const texts = [...queries.map((q) => q.query), ...junk.map((j) => j.query)];
   const vecs = (await engine.embed(texts)).vectors;
