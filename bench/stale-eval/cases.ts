@@ -13,6 +13,8 @@ export type Hunk = [number, number, number, number];
 
 export interface EvalCase {
   id: number;
+  /** The repository the case comes from (`owner/name`); the held-out set mixes two, the first set has one. */
+  repo?: string;
   kind: 'path' | 'lines' | 'symbol';
   /** The anchor exactly as the note writes it (`src/a.cs`, `src/a.cs:22-29`, `GetAllLocations()`). */
   anchor: string;
@@ -21,7 +23,7 @@ export interface EvalCase {
   start?: number;
   end?: number;
   /** For symbol cases: where the symbol is defined at `base` (what the generated file reproduces). */
-  defn?: { name: string; start: number; end: number; type: 'method' | 'class' | 'const'; container?: { name: string; start: number; end: number };
+  defn?: { name: string; start: number; end: number; type: 'method' | 'class' | 'const' | 'func'; container?: { name: string; start: number; end: number };
     /**
      * A class's constructor (it shares the class's name), at its real lines; `keptName`: a hunk that rewrites its
      * first line keeps the name there (the real commit changed its parameters, not its name).
@@ -29,6 +31,8 @@ export interface EvalCase {
     ctor?: { start: number; end: number; keptName?: boolean } };
   /** Other files that define the same name at `base` (the name is then ambiguous). */
   also?: string[];
+  /** The `also` definitions appeared between `base` and `eval` (the name became ambiguous in that span). */
+  alsoAdded?: boolean;
   base: string;
   eval: string;
   /** Uncommitted edits on top of `eval`: [start line, lines removed, lines added]. */
@@ -52,6 +56,20 @@ export interface EvalSet {
 
 export function loadCases(): EvalSet {
   return JSON.parse(readFileSync(join(__dirname, 'cases.json'), 'utf8')) as EvalSet;
+}
+
+/**
+ * The held-out set (heldout.json): labelled from two other repositories' history after the engine was built and
+ * never used to change it — its score is the one that says how the engine does on history it was not tuned on.
+ */
+export interface HeldoutSet {
+  note: string;
+  repos: { repo: string; license: string; language: string }[];
+  cases: (EvalCase & { repo: string })[];
+}
+
+export function loadHeldout(): HeldoutSet {
+  return JSON.parse(readFileSync(join(__dirname, 'heldout.json'), 'utf8')) as HeldoutSet;
 }
 
 /** The split the issue asks for: odd ids tune, even ids test (ids were assigned before anything was run). */

@@ -49,14 +49,24 @@ function initRepo(root: string): void {
 }
 
 const isCs = (path: string) => extname(path) === '.cs';
+const isGo = (path: string) => extname(path) === '.go';
+const isPy = (path: string) => extname(path) === '.py';
 const classNameOf = (path: string) => `Gen_${path.replace(/[^A-Za-z0-9]/g, '_')}`;
 
+/** Filler and fresh lines are comments in the file's language (so they never define or break anything). */
+function fillerLine(path: string, text: string): string {
+  if (isCs(path) || isGo(path)) return `// ${text}`;
+  if (isPy(path)) return `# ${text}`;
+  return text;
+}
+
 /**
- * A generated file of `lines` lines: filler, plus the case's definition at its real lines (C# only). The filler is
- * comments, unique per line (so git's diff aligns lines the way the real one did); a method or constant sits in
- * its real type's lines (a C# method must sit in a type to be one).
+ * A generated file of `lines` lines: filler, plus the case's definition at its real lines (C#, Go, Python). The
+ * filler is comments, unique per line (so git's diff aligns lines the way the real one did); a C# method or
+ * constant sits in its real type's lines (a C# method must sit in a type to be one), a Python method in its class.
  */
 export function generateFile(path: string, lines: number, defn?: EvalCase['defn']): string[] {
+  if (isGo(path) || isPy(path)) return generateGoPy(path, lines, defn);
   const out = Array.from({ length: lines }, (_, i) => (isCs(path) ? `// ${path} line ${i + 1}` : `line ${i + 1} of ${path}`));
   if (!defn || !isCs(path)) return out;
   const set = (line: number, text: string) => {
@@ -89,6 +99,42 @@ export function generateFile(path: string, lines: number, defn?: EvalCase['defn'
   return out;
 }
 
+function generateGoPy(path: string, lines: number, defn?: EvalCase['defn']): string[] {
+  const out = Array.from({ length: lines }, (_, i) => fillerLine(path, `${path} line ${i + 1}`));
+  if (!defn) return out;
+  const set = (line: number, text: string) => {
+    if (line < 1 || line > lines) throw new Error(`definition line ${line} outside ${path} (${lines} lines)`);
+    out[line - 1] = text;
+  };
+  if (isGo(path)) {
+    if (defn.type !== 'func') throw new Error(`no Go generator for a ${defn.type} (${defn.name})`);
+    if (defn.start === defn.end) set(defn.start, `func ${defn.name}(arg int) {}`);
+    else {
+      set(defn.start, `func ${defn.name}(arg int) {`);
+      for (let l = defn.start + 1; l < defn.end; l++) set(l, `\tv${l} := arg + ${l}`);
+      set(defn.end, '}');
+    }
+    return out;
+  }
+  let indent = '';
+  if (defn.type === 'method') {
+    const box = defn.container ?? { name: classNameOf(path), start: 1, end: lines };
+    if (defn.start <= box.start || defn.end > box.end) throw new Error(`no room for the class around ${defn.name} in ${path}`);
+    set(box.start, `class ${box.name}:`);
+    indent = '    ';
+  }
+  const header = defn.type === 'class' ? `class ${defn.name}:` : `def ${defn.name}(${defn.type === 'method' ? 'self, ' : ''}arg):`;
+  if (defn.start === defn.end) set(defn.start, `${indent}${header} pass`);
+  else {
+    set(defn.start, `${indent}${header}`);
+    for (let l = defn.start + 1; l <= defn.end; l++) set(l, `${indent}    v${l} = ${l}`);
+  }
+  return out;
+}
+
+/** A Go or Python line that opens a definition (a hunk replacing it keeps a definition there, under another name). */
+const HEADER = /^(\s*)(func|def|class) ([A-Za-z_]\w*)(.*)$/;
+
 /** A small file defining `name` too (for the ambiguous cases). */
 function alsoFile(path: string, defn: NonNullable<EvalCase['defn']>): string[] {
   return generateFile(path, 8, { ...defn, start: 3, end: defn.type === 'const' ? 3 : 6, container: undefined });
@@ -98,7 +144,15 @@ function alsoFile(path: string, defn: NonNullable<EvalCase['defn']>): string[] {
 export function applyHunks(lines: string[], hunks: Hunk[], tag: string, path: string, keep: number[] = []): string[] {
   const out = [...lines];
   for (const [oldStart, oldCount, , newCount] of [...hunks].sort((a, b) => b[0] - a[0])) {
-    const fresh = Array.from({ length: newCount }, (_, i) => (isCs(path) ? `        // ${tag} new line ${oldStart}.${i}` : `${tag} new line ${oldStart}.${i}`));
+    const fresh = Array.from({ length: newCount }, (_, i) => (isCs(path) ? `        // ${tag} new line ${oldStart}.${i}` : isGo(path) || isPy(path) ? `        ${fillerLine(path, `${tag} new line ${oldStart}.${i}`)}` : `${tag} new line ${oldStart}.${i}`));
+    // Go / Python: a rewritten definition line stays a definition line, renamed (the real commits changed a name or a
+    // signature there; a bare comment would leave its body as stray indented code the parser reads differently).
+    if (isGo(path) || isPy(path)) {
+      for (let k = 0; k < Math.min(oldCount, newCount); k++) {
+        const m = HEADER.exec(lines[oldStart - 1 + k] ?? '');
+        if (m) fresh[k] = `${m[1]}${m[2]} ${m[3]}_${tag}${m[4]}`;
+      }
+    }
     // A rewritten line whose definition the real commit kept: same name, other parameters.
     for (const k of keep) if (k >= oldStart && k < oldStart + oldCount && k - oldStart < newCount) fresh[k - oldStart] = lines[k - 1].replace('(int arg)', `(long arg) // ${tag}`);
     // -U0 numbers a pure insertion by the line it follows; a removal or replacement by its first line.
@@ -125,13 +179,19 @@ export function buildSynthetic(c: EvalCase, root: string): void {
   initRepo(root);
   const base = generateFile(c.path, c.baseLines, c.kind === 'symbol' ? c.defn : undefined);
   writeLines(root, c.path, base);
-  for (const p of c.also ?? []) writeLines(root, p, alsoFile(p, c.defn!));
+  const writeAlso = () => {
+    for (const p of c.also ?? []) writeLines(root, p, alsoFile(p, c.defn!));
+  };
+  if (!c.alsoAdded) writeAlso();
   writeFileSync(join(root, NOTE_PATH), noteText(c));
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', `base ${c.base.slice(0, 8)}`);
   const ch = c.change;
-  if (ch.op !== 'none') {
-    if (ch.op === 'delete') unlinkSync(join(root, c.path));
+  if (c.alsoAdded) writeAlso();
+  if (ch.op !== 'none' || c.alsoAdded) {
+    if (ch.op === 'none') {
+      /* only the `also` files are new */
+    } else if (ch.op === 'delete') unlinkSync(join(root, c.path));
     else {
       const target = ch.op === 'rename' ? ch.to : c.path;
       const keep = c.defn?.ctor?.keptName ? [c.defn.ctor.start] : [];
