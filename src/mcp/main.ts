@@ -1,12 +1,19 @@
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from './server';
+import type { Readable } from 'node:stream';
+import type { K0McpServer, McpServerOptions } from './server';
 import { resolveUserPath } from '../core/vault/userPath';
 import { OversizeLineFilter } from './oversizeFilter';
+import { QuickFront } from './quickFront';
+import { STATIC_ANSWERS } from './staticAnswers.generated';
+import { VERSION } from '../core/version';
 
 /**
  * `k0maru mcp [--sidecar] [--vault PATH]` over stdio. The transport owns stdout: every log line goes to stderr.
  * Spawned on demand by the client and gone when it closes stdin — no daemon.
+ *
+ * The SDK is not loaded to answer `initialize` and `tools/list` (quickFront.ts): the first other message, or the
+ * first quiet moment after `tools/list`, loads it; nothing opens the index, scans or loads a model before a tool
+ * call needs it (ProjectHost is lazy). K0MARU_MCP_QUICK=0 hands every message to the SDK from the start.
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** How long SIGTERM / stdin close waits for calls in flight before the process exits regardless. */
@@ -17,14 +24,38 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const log = (level: string, message: string) => {
     if (level !== 'info' || values.debug) process.stderr.write(`[k0maru-mcp] ${level}: ${message}\n`);
   };
-  const k0 = createMcpServer({ vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode: values.sidecar ? 'sidecar' : 'full' });
+  const mode = values.sidecar ? 'sidecar' : 'full';
+  const opts: McpServerOptions = { vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode };
+  const write = (line: string) => void process.stdout.write(line);
+  let k0: Promise<K0McpServer> | undefined;
+  // The SDK module, loaded at most once: by the hand-over, or ahead of it once tools/list is answered.
+  let sdk: Promise<typeof import('./sdkServer')> | undefined;
+  const loadSdk = () => (sdk ??= import('./sdkServer'));
+  const front = new QuickFront({
+    answers: STATIC_ANSWERS[mode],
+    latestProtocolVersion: STATIC_ANSWERS.latestProtocolVersion,
+    supportedProtocolVersions: STATIC_ANSWERS.supportedProtocolVersions,
+    version: VERSION,
+    write,
+    handOver: (input: Readable) => {
+      k0 = loadSdk().then((m) => m.startSdkServer(opts, input, MAX_MESSAGE_BYTES + 1, log));
+      k0.catch((err) => {
+        process.stderr.write(`[k0maru-mcp] fatal: ${(err as Error).message}\n`);
+        process.exit(1);
+      });
+    },
+    // Loaded (not started) while the client reads the tool list, so its first call does not wait for the compile.
+    onToolsListed: () => void setTimeout(() => void loadSdk().catch(() => {}), 0),
+  });
   // The SDK's default 10 MiB cap closes the connection on one big message; 64 MiB lets an oversized argument
   // (a 10 MB note) reach the tool and come back as a clear FILE_TOO_LARGE error instead.
-  // Messages over the cap are dropped as they stream in and answered with FILE_TOO_LARGE (oversizeFilter.ts).
-  const input = new OversizeLineFilter(MAX_MESSAGE_BYTES, (m) => void transport.send(m), (m) => log('error', m));
+  // Messages over the cap are dropped as they stream in and answered with FILE_TOO_LARGE (oversizeFilter.ts),
+  // serialized as the SDK's transport serializes.
+  const input = new OversizeLineFilter(MAX_MESSAGE_BYTES, (m) => write(JSON.stringify(m) + '\n'), (m) => log('error', m));
   process.stdin.pipe(input);
-  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + 1 });
-  transport.onerror = (err) => log('error', `transport: ${err.message}`);
+  input.on('data', (chunk: Buffer) => front.push(chunk));
+  input.on('end', () => front.end());
+  if (process.env.K0MARU_MCP_QUICK === '0') front.handOver();
   let closing = false;
   const shutdown = () => {
     if (closing) return;
@@ -34,8 +65,11 @@ export async function runMcpServer(argv: string[]): Promise<void> {
     // Let requests already received finish (a client may write its last call and close stdin at once).
     // The last messages are dispatched asynchronously after 'end': give them a moment to start, then drain.
     new Promise((resolve) => setTimeout(resolve, 100))
-      .then(() => k0.idle())
-      .then(() => k0.close())
+      .then(async () => {
+        const server = await k0;
+        await server?.idle();
+        await server?.close();
+      })
       .finally(() => process.exit(0));
   };
   process.stdin.on('end', shutdown);
@@ -44,6 +78,5 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('uncaughtException', (err) => log('error', `uncaught: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => log('error', `unhandled rejection: ${String(err)}`));
-  await k0.server.connect(transport);
-  log('info', `serving ${k0.tools.length} tools (${values.sidecar ? 'sidecar' : 'full'} mode)`);
+  log('info', `serving ${STATIC_ANSWERS[mode].toolsList.tools.length} tools (${mode} mode)`);
 }
