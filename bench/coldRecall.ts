@@ -20,6 +20,9 @@
 //   - a `--fill-notes` (default 300) vault with no vectors: the latency of bm25 and hybrid tool calls made while
 //     the server's background fill runs, against the same calls before the fill started.
 //   npx tsx bench/coldRecall.ts --scale [--notes 5000] [--calls 20] [--reps 3] [--fill-notes 300]
+//     [--dists before/dist,dist] [--one-shot-only] [--label L]
+// With several `--dists` the one-shots run interleaved across them (the last one is "after": the MCP and fill
+// parts use it); `--one-shot-only` stops after the one-shots.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -160,14 +163,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** Wall time and max RSS (KB, from /usr/bin/time) of one whole process. */
-function timedProcess(argv: string[]): { ms: number; rssMb: number; stdout: string; status: number | null } {
+/** Wall time, CPU time (user + sys) and max RSS (from /usr/bin/time) of one whole process. */
+function timedProcess(argv: string[]): { ms: number; cpuMs: number; rssMb: number; stdout: string; status: number | null } {
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...argv], { env: ENV, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...argv], { env: { ...ENV, ...RUNTIME_ENV }, encoding: 'utf8', timeout: 120_000 });
   const ms = performance.now() - t0;
-  const kb = Number(r.stderr.trim().split('\n').pop());
-  return { ms, rssMb: round(kb / 1024, 0), stdout: r.stdout, status: r.status };
+  const [kb, user, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { ms, cpuMs: round((user + sys) * 1000, 0), rssMb: round(kb / 1024, 0), stdout: r.stdout, status: r.status };
 }
+
+/** `K0MARU_EMBED_RUNTIME` passed through to the measured one-shots (unset: auto = native where shipped). */
+const RUNTIME_ENV: Record<string, string> = process.env.K0MARU_EMBED_RUNTIME ? { K0MARU_EMBED_RUNTIME: process.env.K0MARU_EMBED_RUNTIME } : {};
 
 function rssMbOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -195,7 +201,7 @@ async function scale(): Promise<void> {
   const calls = opt('--calls', 20);
   const reps = opt('--reps', 3);
   const fillNotes = opt('--fill-notes', 300);
-  const cli = join(DISTS[0], 'cli.mjs');
+  const label = args.includes('--label') ? `-${args[args.indexOf('--label') + 1]}` : '';
   const work = mkdtempSync(join(tmpdir(), 'k0-scale-bench-'));
   const out: Record<string, unknown> = { date: new Date().toISOString(), notes, calls, loadAverageStart: loadavg().map((l) => round(l, 1)) };
   try {
@@ -209,7 +215,7 @@ async function scale(): Promise<void> {
     let passages = 0;
     try {
       await project.scan();
-      const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
+      const store = new VectorStore(project.index, 'use-lite-en-v1-int8', 512);
       const todo = store.pendingPassages();
       for (let i = 0; i < todo.length; i += 1000) {
         store.put(
@@ -225,28 +231,53 @@ async function scale(): Promise<void> {
       project.close();
     }
     out.passages = passages;
-    const oneShot: Record<'bm25' | 'hybrid', { ms: number; rssMb: number; label: string }[]> = { bm25: [], hybrid: [] };
+    // Whole-process one-shots, interleaved across the builds (`--dists before,after`) and the two modes, so a busy
+    // machine loads them alike. One unmeasured hybrid call per build first: a build that keeps a vector snapshot
+    // writes it then (as `scan --embed` would have), and every measured call finds the state a user's second call
+    // finds. CPU is the process's user + sys (from /usr/bin/time), beside wall.
+    type Run = { ms: number; cpuMs: number; rssMb: number; label: string };
+    const oneShot = DISTS.map(() => ({ bm25: [] as Run[], hybrid: [] as Run[] }));
+    const recallArgs = (d: string, q: string, mode: string) => [join(d, 'cli.mjs'), 'recall', q, '--mode', mode, '--json', '--vault', full];
+    for (const d of DISTS) timedProcess(recallArgs(d, queries[0], 'hybrid'));
     for (let i = 0; i < reps; i++) {
-      for (const mode of ['bm25', 'hybrid'] as const) {
-        const r = timedProcess([cli, 'recall', queries[i % queries.length], '--mode', mode, '--json', '--vault', full]);
-        const j = JSON.parse(r.stdout || '{}') as { effectiveModeLabel?: string; warnings?: string[] };
-        oneShot[mode].push({ ms: r.ms, rssMb: r.rssMb, label: `${j.effectiveModeLabel}${j.warnings?.length ? ` (${j.warnings[0]})` : ''}` });
+      for (const [k, d] of DISTS.entries()) {
+        for (const mode of ['bm25', 'hybrid'] as const) {
+          const r = timedProcess(recallArgs(d, queries[i % queries.length], mode));
+          const j = JSON.parse(r.stdout || '{}') as { effectiveModeLabel?: string; warnings?: string[] };
+          oneShot[k][mode].push({ ms: r.ms, cpuMs: r.cpuMs, rssMb: r.rssMb, label: `${j.effectiveModeLabel}${j.warnings?.length ? ` (${j.warnings[0]})` : ''}` });
+        }
       }
     }
-    out.cliOneShot = {
-      bm25WallMs: round(median(oneShot.bm25.map((r) => r.ms)), 0),
-      hybridWallMs: round(median(oneShot.hybrid.map((r) => r.ms)), 0),
-      ratio: round(median(oneShot.hybrid.map((r) => r.ms)) / median(oneShot.bm25.map((r) => r.ms)), 2),
-      bm25RssMb: median(oneShot.bm25.map((r) => r.rssMb)),
-      hybridRssMb: median(oneShot.hybrid.map((r) => r.rssMb)),
-      hybridAnswers: oneShot.hybrid.map((r) => r.label),
-      runs: oneShot,
+    const summary = (o: (typeof oneShot)[number], dist: string) => {
+      const med = (rs: Run[], f: (r: Run) => number) => round(median(rs.map(f)), 0);
+      return {
+        dist,
+        bm25WallMs: med(o.bm25, (r) => r.ms),
+        hybridWallMs: med(o.hybrid, (r) => r.ms),
+        ratio: round(median(o.hybrid.map((r) => r.ms)) / median(o.bm25.map((r) => r.ms)), 2),
+        bm25CpuMs: med(o.bm25, (r) => r.cpuMs),
+        hybridCpuMs: med(o.hybrid, (r) => r.cpuMs),
+        cpuRatio: round(median(o.hybrid.map((r) => r.cpuMs)) / median(o.bm25.map((r) => r.cpuMs)), 2),
+        bm25RssMb: median(o.bm25.map((r) => r.rssMb)),
+        hybridRssMb: median(o.hybrid.map((r) => r.rssMb)),
+        hybridAnswers: o.hybrid.map((r) => r.label),
+        runs: o,
+      };
     };
-    console.log(JSON.stringify(out.cliOneShot));
+    const perDist = DISTS.map((d, k) => summary(oneShot[k], d));
+    out.cliOneShot = perDist[perDist.length - 1];
+    if (DISTS.length > 1) out.cliOneShotByDist = perDist;
+    out.loadAverageAfterOneShot = loadavg().map((l) => round(l, 1));
+    for (const p of perDist) console.log(JSON.stringify({ ...p, runs: undefined }));
+    if (args.includes('--one-shot-only')) {
+      out.loadAverageEnd = loadavg().map((l) => round(l, 1));
+      writeFileSync(join(REPO, 'bench', 'results', `coldRecall-scale-${notes}${label}.json`), JSON.stringify(out, null, 2) + '\n');
+      return;
+    }
 
     const servers: Record<string, unknown> = {};
     for (const mode of ['hybrid', 'bm25']) {
-      const s = await mcpServer(DISTS[0], full);
+      const s = await mcpServer(DISTS[DISTS.length - 1], full);
       try {
         let first = await s.call(queries[0], mode);
         for (let n = 0; mode === 'hybrid' && first.sc.effective_mode !== 'hybrid' && n < 60; n++) first = await s.call(queries[0], mode);
@@ -264,7 +295,7 @@ async function scale(): Promise<void> {
     const cold = join(work, 'cold');
     const g2 = generateVault(join(cold, '.k0maru', 'wiki'), fillNotes, 7);
     const q2 = g2.queries.length ? g2.queries : ['redis failover lock'];
-    const s = await mcpServer(DISTS[0], cold, true);
+    const s = await mcpServer(DISTS[DISTS.length - 1], cold, true);
     try {
       const before: Record<string, number[]> = { bm25: [] };
       await s.call(q2[0], 'bm25');
@@ -294,7 +325,7 @@ async function scale(): Promise<void> {
       await s.client.close();
     }
     out.loadAverageEnd = loadavg().map((l) => round(l, 1));
-    writeFileSync(join(REPO, 'bench', 'results', `coldRecall-scale-${notes}.json`), JSON.stringify(out, null, 2) + '\n');
+    writeFileSync(join(REPO, 'bench', 'results', `coldRecall-scale-${notes}${label}.json`), JSON.stringify(out, null, 2) + '\n');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -2,7 +2,8 @@ import { K0Error } from '../../core/errors';
 import { withProject } from '../../core/project';
 import { recallWithVectors, type VectorSource } from '../../core/host/recallPolicy';
 import { parseFusion } from '../../core/search/fusion';
-import { openVectorChannel, type VectorChannelHandle } from '../../core/embed/channel';
+import type { OpenedVectors } from '../../core/embed/channel';
+import type { RecallResult } from '../../core/search/types';
 import type { RecallMode } from '../../core/search/types';
 import { renderFull, renderWire } from '../../core/search/wire';
 import { renderExplainTable } from '../explainTable';
@@ -49,40 +50,46 @@ export const recallCommand: Command = {
     const limit = values.limit === undefined ? 5 : Number(values.limit);
     const mode = (values.mode as RecallMode | undefined) ?? 'hybrid';
     const budgetMs = parseBudgetMs(values['budget-ms']);
-    return withProject({ vault, cwd: io.cwd, env: io.env }, async (project) => {
-      const fusion = parseFusion(values.fusion as string | undefined);
-      // A one-shot host: the channel (its worker) lives for this command only. The mode / BM25-fallback / warning
-      // policy is the one the MCP server, the console and the editor answer with (recallWithVectors).
-      let opened: VectorChannelHandle | undefined;
-      const source: VectorSource = async (budget) => {
-        const v = await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion, budgetMs: budget ?? budgetMs });
-        opened = v.channel;
-        return v;
-      };
-      let result;
-      try {
-        result = await recallWithVectors(project, query, { limit, mode, full: !!values.full, budgetMs }, source);
-      } finally {
-        await opened?.dispose();
-      }
+    const fusion = parseFusion(values.fusion as string | undefined);
+    const printResult = (result: RecallResult): void => {
       if (values.explain && !json) {
         writeLine(io.stdout, renderExplainTable({ query, mode, effectiveMode: result.effectiveModeLabel, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, hits: result.hits }));
         // Why a candidate ranks lower than its figures say: its score was multiplied by the stale factor.
         for (const h of result.hits) if (h.stale) writeLine(io.stdout, `stale: ${h.path} (score ×${h.explain.staleFactor}) since ${h.stale.since}: ${h.stale.reason}`);
-        return EXIT.OK;
+        return;
       }
       if (values.explain) {
         writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...(h.stale ? { stale: h.stale } : {}), ...h.explain })) });
-        return EXIT.OK;
+        return;
       }
       if (json) {
         writeJson(io.stdout, result);
-        return EXIT.OK;
+        return;
       }
       if (result.effectiveModeLabel !== result.effectiveMode) writeLine(io.stderr, `note: answered as ${result.effectiveModeLabel}`);
       for (const w of result.warnings) writeLine(io.stderr, `note: ${w}`);
       if (!result.hits.length) writeLine(io.stderr, 'no matching notes');
       else writeLine(io.stdout, values.full ? renderFull(result.hits) : renderWire(result.hits));
+    };
+    return withProject({ vault, cwd: io.cwd, env: io.env }, async (project) => {
+      // A one-shot host: the channel (its worker) lives for this command only. The mode / BM25-fallback / warning
+      // policy is the one the MCP server, the console and the editor answer with (recallWithVectors).
+      let opened: OpenedVectors | undefined;
+      const source: VectorSource = async (budget) => {
+        // Loaded only when a mode needs vectors: the embed code (and zod, ~1 MB of JavaScript with it) is most of
+        // what a one-shot `recall --mode bm25` used to compile (issue 17).
+        const { openVectorChannel } = await import('../../core/embed/channel');
+        opened = await openVectorChannel(project.index, { model: values.model as string | undefined, env: io.env, fusion, budgetMs: budget ?? budgetMs });
+        return opened;
+      };
+      try {
+        const result = await recallWithVectors(project, query, { limit, mode, full: !!values.full, budgetMs }, source);
+        printResult(result);
+      } finally {
+        // After the answer is out: stops the model and, when this process had to read the vectors from the index,
+        // writes their snapshot for the next one-shot.
+        await opened?.finish();
+      }
       return EXIT.OK;
     });
   },

@@ -43,9 +43,11 @@ export function createVectorChannel(opts: {
   dimension: number;
   fusion?: FusionOptions;
   passages?: PassageOptions;
+  /** Read the store from its snapshot file when the index vouches for it (store.saveSnapshot() writes it). */
+  snapshot?: boolean;
   dispose?: () => Promise<void>;
 }): VectorChannelHandle {
-  const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES);
+  const store = new VectorStore(opts.index, opts.modelId, opts.dimension, opts.passages ?? DEFAULT_PASSAGES, { snapshot: opts.snapshot });
   // What the refresh after the batches costs, kept back from the budget: puts make vectors searchable at once, so
   // that refresh only reads two rows unless the scanner ran meanwhile (the last one measured is used after that).
   let refreshMs = 0;
@@ -104,7 +106,17 @@ export interface OpenVectorsOptions {
  * - the budget bounds only the wait for the model: past it, the worker is stopped mid-load (the command answers
  *   with BM25 and exits at once instead of waiting for a load nobody will use).
  */
-export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<{ channel?: VectorChannelHandle; warning?: string }> {
+export interface OpenedVectors {
+  channel?: VectorChannelHandle;
+  warning?: string;
+  /**
+   * Call once the answer is out: writes the store's snapshot if this process had to read the store from the index
+   * (so the next one-shot reads one file), and stops the model. Safe to call when there is no channel.
+   */
+  finish(): Promise<void>;
+}
+
+export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions = {}): Promise<OpenedVectors> {
   const since = performance.now();
   const budgetMs = opts.budgetMs ?? 3000;
   const env = opts.env ?? process.env;
@@ -113,12 +125,13 @@ export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions
     // The model's id and dimension come from its folder: enough to read the store before the model is loaded.
     config = readModelFolder(resolveModelDir(opts.model, defaultModelsRoot(env), env)).config;
   } catch (err) {
-    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
+    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only`, finish: nothing };
     throw err;
   }
-  if (!hasVectors(index, config.id)) return { warning: `no passage has a vector of ${config.id} yet (k0maru scan --embed fills them): answered with BM25 only` };
-  // One ORT thread: the only inference is the query (a second thread is another WASM instance to start).
-  const loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 1 });
+  if (!hasVectors(index, config.id)) return { warning: `no passage has a vector of ${config.id} yet (k0maru scan --embed fills them): answered with BM25 only`, finish: nothing };
+  // One ORT thread: the only inference is the query (a second thread is another WASM instance to start). On the
+  // native runtime the model runs on this thread (no worker to start: ModelLoader's InThreadModel).
+  const loader = new ModelLoader({ model: opts.model, env: opts.env, threads: opts.threads ?? 1, inThread: true });
   // A process that opted into a quick WASM start (the CLI) compiles the 14 MB runtime without TurboFan tier-up
   // too: it runs one inference, and the tier-up cost ~0.8 s CPU of a ~2 s load here (V8 flags are per process, so
   // the worker thread's compile sees it; set back once the model is loaded).
@@ -128,24 +141,32 @@ export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions
   loading.catch(() => {}).finally(() => quick && setFlagsFromString('--no-liftoff-only'));
   try {
     const embedder: Embedder = { embed: async (texts) => (await loading).worker.embed(texts) };
-    const channel = createVectorChannel({ index, embedder, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, dispose: () => loader.dispose() });
+    // The store is read from its snapshot file when the index vouches for it, else from the index (and the snapshot
+    // is written by finish(), after the answer).
+    const channel = createVectorChannel({ index, embedder, modelId: config.id, dimension: config.dimension, fusion: opts.fusion, snapshot: true, dispose: () => loader.dispose() });
+    const finish = async () => {
+      channel.store.saveSnapshot();
+      await loader.dispose();
+    };
     const model = await loader.within(since + budgetMs);
     if (!model) {
       const warning = stillLoadingWarning(loader, false);
       await loader.dispose();
-      return { warning };
+      return { warning, finish };
     }
     if (model.config.id !== config.id || model.config.dimension !== config.dimension) throw new K0Error('MODEL_UNAVAILABLE', `the model folder changed while loading (${config.id} → ${model.config.id})`);
     const pending = channel.pending();
-    if (!pending) return { channel };
+    if (!pending) return { channel, finish };
     const { embedded, passages } = channel.store.size;
-    return { channel, warning: `${passages - embedded} of ${passages} passage(s) have no vector yet (k0maru scan --embed fills them): answered from the ${embedded} that do` };
+    return { channel, finish, warning: `${passages - embedded} of ${passages} passage(s) have no vector yet (k0maru scan --embed fills them): answered from the ${embedded} that do` };
   } catch (err) {
     await loader.dispose();
-    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only` };
+    if (isK0Error(err) && err.code === 'MODEL_UNAVAILABLE') return { warning: `${err.message}: answered with BM25 only`, finish: nothing };
     throw isK0Error(err) ? err : new K0Error('INTERNAL', (err as Error).message);
   }
 }
+
+const nothing = async (): Promise<void> => {};
 
 /** Whether any vector of this model is stored (one indexed probe; the table may not exist yet). */
 function hasVectors(index: IndexDb, modelId: string): boolean {

@@ -47,7 +47,9 @@ export async function embedEverything(index: IndexDb, opts: FillAllOptions = {})
   try {
     const model = await loader.load();
     const loadMs = performance.now() - t0;
-    const channel = createVectorChannel({ index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension });
+    // The snapshot beside the index: read when current, and written at the end so the next one-shot hybrid recall
+    // reads one file instead of every vector through SQLite.
+    const channel = createVectorChannel({ index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, snapshot: true });
     const total = channel.pending();
     let done = 0;
     let skipped = 0;
@@ -65,6 +67,7 @@ export async function embedEverything(index: IndexDb, opts: FillAllOptions = {})
       if (n === 0 && channel.lastCatchUp?.stoppedBy === 'done') break;
     }
     const embedMs = performance.now() - t1;
+    channel.store.saveSnapshot();
     const size = channel.store.size;
     return {
       model: model.config.id,

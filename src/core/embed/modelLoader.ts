@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { K0Error } from '../errors';
 import { cancelled } from '../host/cancel';
 import { EmbedWorker } from './embedWorker';
+import type { EmbeddingEngine } from './engine';
 import { defaultModelsRoot } from './install';
 import { readModelFolder, type ModelConfig } from './modelConfig';
 import { resolveModelDir } from './modelLocation';
+import { nativeBinaryDir, requestedRuntime } from './runtime';
 
 export interface ModelLoaderOptions {
   /** Model id or folder; $K0MARU_MODEL or the bundled model when absent. */
@@ -11,11 +14,110 @@ export interface ModelLoaderOptions {
   env?: NodeJS.ProcessEnv;
   /** ORT threads in the worker. */
   threads?: number;
+  /**
+   * Run the model on this thread when the native runtime is here (a one-shot host that embeds only its query):
+   * see InThreadModel. Elsewhere (WASM computes on the calling thread) the worker is used all the same.
+   */
+  inThread?: boolean;
+}
+
+/** What runs the model: the embedding worker, or (one-shot, native runtime) the engine on this thread. */
+export interface ModelRunner {
+  start(): Promise<ModelConfig>;
+  readonly ready: boolean;
+  embed(texts: string[]): Promise<{ vectors: Float32Array[]; cut?: boolean[] }>;
+  dispose(): Promise<void>;
 }
 
 export interface LoadedModel {
-  worker: EmbedWorker;
+  worker: ModelRunner;
   config: ModelConfig;
+}
+
+const closedError = () => new K0Error('MODEL_UNAVAILABLE', 'the embedding session was closed', { reason: 'disposed' });
+
+/**
+ * The model on the calling thread, for a one-shot host on the native runtime. onnxruntime-node creates its session
+ * and runs inference on its own threads (the event loop stays free: measured, no gap above 1.2 ms while a session
+ * was created), so a worker thread buys a one-shot nothing and costs its start: a second Node environment whose
+ * internal modules compile again (~150 ms CPU here) plus the 0.9 MB worker bundle and a warm-up inference —
+ * about 0.45 s CPU of a 0.75 s one-shot hybrid recall at 500 notes. Not used on WASM, which computes on the
+ * calling thread (session creation and inference would stall this one).
+ */
+class InThreadModel implements ModelRunner {
+  private engine: EmbeddingEngine | undefined;
+  private starting: Promise<ModelConfig> | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly threads: number,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  start(): Promise<ModelConfig> {
+    this.starting ??= this.load();
+    return this.starting;
+  }
+
+  private async load(): Promise<ModelConfig> {
+    const hold = this.env.K0MARU_HOLD_MODEL_LOAD;
+    if (hold) await untilExists(hold, () => this.disposed);
+    if (this.disposed) throw closedError();
+    const { EmbeddingEngine } = await import('./engine');
+    if (this.disposed) throw closedError(); // a zero budget: no session is created for nobody
+    let engine: EmbeddingEngine;
+    try {
+      engine = await EmbeddingEngine.load(this.dir, { threads: this.threads, runtime: requestedRuntime(this.env) });
+    } catch (err) {
+      throw err instanceof K0Error ? err : new K0Error('MODEL_UNAVAILABLE', `the embedding model did not load: ${(err as Error).message ?? err}`, { dir: this.dir });
+    }
+    if (this.disposed) {
+      await engine.dispose();
+      throw closedError();
+    }
+    this.engine = engine;
+    return engine.config;
+  }
+
+  get ready(): boolean {
+    return this.engine !== undefined;
+  }
+
+  async embed(texts: string[]): Promise<{ vectors: Float32Array[]; cut: boolean[] }> {
+    if (texts.length === 0) return { vectors: [], cut: [] };
+    await this.start();
+    const engine = this.engine;
+    if (!engine) throw closedError();
+    const { vectors, cut } = await engine.embed(texts);
+    return { vectors, cut };
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const engine = this.engine;
+    this.engine = undefined;
+    if (engine) await engine.dispose();
+    // A session still being created is released by load() once it exists (onnxruntime-node cannot cancel it).
+    else await this.starting?.catch(() => undefined);
+  }
+}
+
+/** The test hook's wait ($K0MARU_HOLD_MODEL_LOAD): polls for the file, and gives up once `stop()` says so. */
+function untilExists(file: string, stop: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const tick = () => (stop() || existsSync(file) ? resolve() : setTimeout(tick, 20));
+    tick();
+  });
+}
+
+/** Whether this process would run the model on onnxruntime-node (its binary is here, nothing forces WASM). */
+function nativeRuntimeHere(env: NodeJS.ProcessEnv): boolean {
+  try {
+    return requestedRuntime(env) !== 'wasm' && nativeBinaryDir() !== undefined;
+  } catch {
+    return false; // a bad K0MARU_EMBED_RUNTIME: the worker reports it
+  }
 }
 
 /**
@@ -26,7 +128,7 @@ export interface LoadedModel {
  * even mid-load (nothing is left for the process to wait for on exit).
  */
 export class ModelLoader {
-  private worker: EmbedWorker | undefined;
+  private worker: ModelRunner | undefined;
   private config: ModelConfig | undefined;
   private loading: Promise<LoadedModel> | undefined;
   private startedAt = 0;
@@ -74,7 +176,8 @@ export class ModelLoader {
       const env = this.opts.env ?? process.env;
       const dir = resolveModelDir(this.opts.model, defaultModelsRoot(env), env);
       readModelFolder(dir); // a missing or invalid folder fails here, before a thread is spent on it
-      this.worker = new EmbedWorker({ modelDir: dir, threads: this.opts.threads ?? 1, holdLoadUntil: env.K0MARU_HOLD_MODEL_LOAD || undefined });
+      const threads = this.opts.threads ?? 1;
+      this.worker = this.opts.inThread && nativeRuntimeHere(env) ? new InThreadModel(dir, threads, env) : new EmbedWorker({ modelDir: dir, threads, holdLoadUntil: env.K0MARU_HOLD_MODEL_LOAD || undefined });
     }
     const worker = this.worker;
     try {

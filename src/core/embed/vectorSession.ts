@@ -182,6 +182,8 @@ export class VectorSession {
       const p = this.progress();
       if (p) opts.onProgress?.(p);
       if (outcome === 'covered') {
+        // The next process (a one-shot recall, a restarted server) reads the covered store from one file.
+        this.channel?.store.saveSnapshot();
         opts.log?.('info', 'every passage has its vector: hybrid recall covers the whole vault');
         opts.onCovered();
         return;
@@ -249,7 +251,9 @@ export class VectorSession {
     try {
       if (!this.channel) {
         const fusion = this.opts.fusion ?? DEFAULT_FUSION;
-        this.channel = createVectorChannel({ index: this.index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, fusion });
+        // Read from the snapshot beside the index when it is current: a server's first hybrid call at 5,000 notes
+        // would otherwise split, hash and read every passage and vector first.
+        this.channel = createVectorChannel({ index: this.index, embedder: model.worker, modelId: model.config.id, dimension: model.config.dimension, fusion, snapshot: true });
       } else {
         this.channel.store.refresh();
       }

@@ -125,6 +125,27 @@ export class DotKernel {
    * Adds `count` rows after the loaded ones, growing the memory in place (by half again at least, so a fill that
    * adds a few rows at a time costs amortised O(rows added), never a copy of the whole matrix per step).
    */
+  /**
+   * Like load(), but the caller writes the rows straight into the kernel's memory (a file read into it): a big
+   * matrix is then held once instead of once in a read buffer and again here.
+   */
+  loadWith(rows: number, fill: (target: Float32Array) => void, useSimd = true): void {
+    const mod = useSimd && this.dim % 4 === 0 ? wasmModule() : null;
+    if (!mod) {
+      const matrix = new Float32Array(rows * this.dim);
+      fill(matrix);
+      this.load(matrix, rows, false);
+      return;
+    }
+    const wasm = new WebAssembly.Instance(mod).exports as unknown as Wasm;
+    const pages = Math.ceil(((rows * this.dim + this.dim + rows) * 4) / 65536);
+    if (pages > 1) wasm.memory.grow(pages - 1);
+    fill(new Float32Array(wasm.memory.buffer, 0, rows * this.dim));
+    this.rows = rows;
+    this.wasm = wasm;
+    this.matrix = new Float32Array(0);
+  }
+
   append(rows: Float32Array, count: number): void {
     const dim = this.dim;
     const total = this.rows + count;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IndexDb } from '../index/db';
 import type { ChannelHit } from './bm25';
 import { DotKernel } from './dotKernel';
+import { encodeSnapshot, newSnapshotToken, openSnapshot, SNAPSHOT_TABLE_SQL, snapshotPath, writeSnapshotFile, type SnapshotKey } from './vectorSnapshot';
 
 /**
  * Vectors live in the index db beside the chunks, keyed by (model id, hash of the exact text embedded), so an
@@ -93,12 +94,21 @@ export class VectorStore {
   private embeddedPassages = 0;
   private loadedGen: string | undefined;
   private epoch = -1;
+  /**
+   * Loaded from a snapshot (vectorSnapshot.ts): passages carry no text and no chunk is cached, so the first
+   * pendingPassages() or generation change re-reads the chunks the way a fresh store does.
+   */
+  private seeded = false;
+  /** The (generation, epoch) the snapshot file on disk is known to hold: nothing to write while it still does. */
+  private snapshotAt: string | undefined;
 
   constructor(
     private readonly idx: IndexDb,
     readonly modelId: string,
     readonly dim: number,
     readonly opts: PassageOptions = DEFAULT_PASSAGES,
+    /** `snapshot`: read (and let saveSnapshot() write) the store's cache file beside the index. */
+    private readonly cache: { snapshot?: boolean } = {},
   ) {
     this.kernel = new DotKernel(dim);
     this.kernel.load(new Float32Array(0), 0);
@@ -131,7 +141,13 @@ export class VectorStore {
     const gen = String(this.idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0');
     const epoch = this.readEpoch();
     let look = false;
+    if (this.loadedGen === undefined && this.cache.snapshot && this.loadSnapshot(gen, epoch)) {
+      this.loadedGen = gen;
+      this.epoch = epoch;
+      return;
+    }
     if (gen !== this.loadedGen) {
+      if (this.seeded) this.unseed();
       this.loadPassages();
       this.loadedGen = gen;
       look = true;
@@ -250,8 +266,108 @@ export class VectorStore {
     }
   }
 
+  /** Where the store's current state was first read from: its snapshot file, or the index (also after a reload). */
+  get loadedFrom(): 'snapshot' | 'index' {
+    return this.seeded ? 'snapshot' : 'index';
+  }
+
+  private get snapshotKey(): SnapshotKey {
+    return { modelId: this.modelId, dim: this.dim, layout: `${this.opts.windowWords}w-${this.opts.prefix}` };
+  }
+
+  private snapshotToken(key: SnapshotKey): string | undefined {
+    try {
+      const v = this.idx.get('SELECT token FROM vector_snapshots WHERE model = ? AND layout = ?', [key.modelId, key.layout])?.token;
+      return v === undefined || v === null ? undefined : String(v);
+    } catch (err) {
+      if (/no such table/i.test(String((err as Error).message))) return undefined;
+      throw err;
+    }
+  }
+
+  /** Seeds the store from its snapshot file when the index vouches for it (same token, generation and epoch). */
+  private loadSnapshot(generation: string, epoch: number): boolean {
+    const key = this.snapshotKey;
+    const token = this.snapshotToken(key);
+    if (!token) return false;
+    const snap = openSnapshot(snapshotPath(this.idx.path, key), key, { generation, epoch, token });
+    if (!snap) return false;
+    const kernel = new DotKernel(this.dim);
+    let read = false;
+    try {
+      kernel.loadWith(snap.rowHashes.length, (target) => (read = snap.readMatrix(target)));
+    } finally {
+      snap.close();
+    }
+    if (!read) return false;
+    // Snapshot passages have no text: pendingPassages() re-reads the chunks before it hands any out.
+    const passages = snap.passages as Passage[];
+    const byHash = new Map<string, number[]>();
+    for (let i = 0; i < passages.length; i++) {
+      const p = passages[i];
+      p.text = '';
+      const at = byHash.get(p.hash);
+      if (at) at.push(i);
+      else byHash.set(p.hash, [i]);
+    }
+    this.passages = passages;
+    this.byHash = byHash;
+    this.kernel = kernel;
+    this.rowHash = snap.rowHashes;
+    this.rowOf = new Map(snap.rowHashes.map((h, i) => [h, i]));
+    this.missing = new Set(snap.missing);
+    this.embeddedPassages = 0;
+    for (const h of snap.rowHashes) this.embeddedPassages += byHash.get(h)?.length ?? 0;
+    this.chunkCache = new Map();
+    this.seeded = true;
+    this.snapshotAt = `${generation}/${epoch}`;
+    return true;
+  }
+
+  /** Gives the passages of a snapshot-seeded store their texts back (a full re-read of the chunks). */
+  private unseed(): void {
+    this.seeded = false;
+    this.chunkCache = new Map();
+  }
+
+  /**
+   * Writes the store's snapshot file (when enabled and the file does not already hold this state), so the next
+   * fresh process reads it at once. Best effort: a busy index or a full disk only means the next process reads
+   * the index instead. Returns whether a file was written.
+   */
+  saveSnapshot(): boolean {
+    if (!this.cache.snapshot || this.loadedGen === undefined) return false;
+    const at = `${this.loadedGen}/${this.epoch}`;
+    if (at === this.snapshotAt) return false;
+    try {
+      // Only rows some passage uses (edits leave dead rows in the matrix until compaction).
+      const live = this.rowHash.map((h, r) => [h, r] as const).filter(([h]) => this.byHash.has(h));
+      const matrix = new Float32Array(live.length * this.dim);
+      live.forEach(([, r], i) => matrix.set(this.kernel.row(r), i * this.dim));
+      const key = this.snapshotKey;
+      const token = newSnapshotToken();
+      const bytes = encodeSnapshot(key, { generation: this.loadedGen, epoch: this.epoch, token }, { passages: this.passages, rowHashes: live.map(([h]) => h), missing: [...this.missing], matrix });
+      if (!bytes) return false;
+      const path = snapshotPath(this.idx.path, key);
+      writeSnapshotFile(path, bytes);
+      // The index vouches for the file last: a reader between the two sees a token mismatch and reads the index.
+      this.idx.write(() => {
+        this.idx.exec(SNAPSHOT_TABLE_SQL);
+        this.idx.run('INSERT OR REPLACE INTO vector_snapshots(model, layout, token) VALUES (?, ?, ?)', [key.modelId, key.layout, token]);
+      });
+      this.snapshotAt = at;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Passages (distinct texts) still waiting for a vector. */
   pendingPassages(): Passage[] {
+    if (this.seeded) {
+      this.unseed();
+      this.loadPassages();
+    }
     return [...this.missing].map((h) => this.passages[this.byHash.get(h)![0]]);
   }
 
@@ -351,6 +467,10 @@ export class VectorStore {
       let changes = this.idx.run('DELETE FROM vectors WHERE model != ?', [this.modelId]).changes;
       this.idx.run('DELETE FROM vector_models WHERE model != ?', [this.modelId]);
       for (const h of dead) changes += this.idx.run('DELETE FROM vectors WHERE model = ? AND hash = ?', [this.modelId, h]).changes;
+      // Deleted rows may sit in snapshot files (this model's or another's): none of them is vouched for any more.
+      this.idx.exec(SNAPSHOT_TABLE_SQL);
+      this.idx.run('DELETE FROM vector_snapshots');
+      this.idx.run('INSERT INTO vector_epoch(model, n) VALUES (?, 1) ON CONFLICT(model) DO UPDATE SET n = n + 1', [this.modelId]);
       return changes;
     });
   }
