@@ -1,10 +1,21 @@
-import { createXXHash3, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 
 let hasher: IHasher | undefined;
 
-/** Loads the xxh3 WASM once; afterwards hashing is synchronous. */
+/**
+ * Loads the xxh3 WASM once; afterwards hashing is synchronous. hash-wasm is imported here, not at the top: its
+ * bundle is 270 KB of JavaScript (every algorithm's WASM inlined as base64) that a clean scan — every mtime
+ * unchanged — never needs, and a one-shot `k0maru scan` parsed it anyway (issue 17).
+ */
 export async function loadHasher(): Promise<(data: Uint8Array | string) => string> {
-  hasher ??= await createXXHash3();
+  hasher ??= await (await hashWasm()).createXXHash3();
   const h = hasher;
   return (data) => h.init().update(data).digest('hex');
+}
+
+type HashWasm = typeof import('hash-wasm');
+/** hash-wasm is a UMD script: imported as CommonJS from an ES module (tsx, a test) its exports sit on `default`. */
+async function hashWasm(): Promise<HashWasm> {
+  const m = (await import('hash-wasm')) as HashWasm & { default?: HashWasm };
+  return typeof m.createXXHash3 === 'function' ? m : m.default!;
 }

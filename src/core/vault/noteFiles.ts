@@ -126,7 +126,8 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
   }
   /** Real paths of symlinked folders already walked (each target at most once). */
   const followed = new Set<string>();
-  const stack: Frame[] = [{ abs: root, rel: '', real: rootReal, depth: 0, parent: undefined }];
+  // Normalised once, so the hand-joined paths below are exactly what path.join would give.
+  const stack: Frame[] = [{ abs: join(root), rel: '', real: rootReal, depth: 0, parent: undefined }];
 
   const enterLinkedFolder = (parent: Frame, abs: string, rel: string, real: string): void => {
     for (let f: Frame | undefined = parent; f; f = f.parent) {
@@ -150,10 +151,13 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
     }
     // Sorted, so which of two symlinks to one folder is walked (and which reported) never depends on readdir order.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // A folder's path and an entry's name (never a separator in it) joined by hand: path.join re-normalises the
+    // whole string for each of thousands of files, a visible share of a clean scan (issue 17).
+    const absPrefix = dir.abs === '.' || dir.abs === `.${sep}` ? '' : dir.abs.endsWith(sep) ? dir.abs : dir.abs + sep;
     for (const e of entries) {
       const name = e.name;
       const rel = dir.rel ? `${dir.rel}/${name}` : name;
-      const abs = join(dir.abs, name);
+      const abs = absPrefix + name;
       if (e.isDirectory()) {
         if (!isNoteFolderName(name) || isExcluded?.(rel + '/')) continue;
         if (dir.depth + 1 > maxDepth) {
