@@ -9,7 +9,15 @@ import { readStaleRows, readStatus } from './store';
 
 export type { Anchor, AnchorKind, StaleAnchor, StaleInfo, StalenessStatus } from './types';
 export { updateStaleness, type UpdateResult } from './update';
-export { verifyNotes, resolveNotePath } from './verify';
+
+type Verify = typeof import('./verify');
+/**
+ * verify.ts is loaded on use: it brings the frontmatter editor (yaml and js-yaml, ~370 KB of JavaScript) that
+ * every reader of this module — a one-shot `k0maru recall --mode bm25` among them — parsed before (issue 17).
+ */
+export async function verifyNotes(...args: Parameters<Verify['verifyNotes']>): ReturnType<Verify['verifyNotes']> {
+  return (await import('./verify')).verifyNotes(...args);
+}
 
 /** Stale notes among `docIds` (all when omitted). Empty when staleness was never computed. */
 export function readStale(idx: IndexDb, docIds?: number[]): Map<number, StaleInfo> {
