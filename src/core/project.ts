@@ -5,7 +5,7 @@ import { IncrementalScanner, type ScanOptions, type ScanReport } from './scan/sc
 import { locateVault, readConfig, type K0Config, type LocateOptions, type VaultPaths } from './vault/paths';
 import { recoverIfPending } from './flush/pending';
 import { noteSources } from './vault/noteSources';
-import { updateStaleness } from './stale/update';
+import { closeStaleness, updateStaleness } from './stale/update';
 
 /**
  * One opened project: its paths, its index and its scanner. Every adapter (CLI, MCP server, extension) opens one
@@ -70,7 +70,10 @@ export function openProject(opts: OpenProjectOptions = {}): Project {
       }
     },
     close: () => {
-      if (!closed) index.close();
+      if (!closed) {
+        closeStaleness(index);
+        index.close();
+      }
       closed = true;
     },
   };

@@ -1,5 +1,5 @@
 import type { Anchor, StaleAnchor, StaleInfo } from './types';
-import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type FilterCache, type PathHistory } from './gitQueries';
+import { changedLines, changesSince, fileAt, filesWithWordsAt, historySince, shifted, touches, type FileChange, type FilterCache, type Hunk, type PathHistory } from './gitQueries';
 import { pickDefinition, readWorkingText, SOURCE_GLOBS, type DefinitionCache, type Located } from './symbolIndex';
 import type { Definition } from './definitions';
 import type { BatchGit } from './batchGit';
@@ -35,6 +35,18 @@ export interface ComputeContext {
   batch?: BatchGit;
   /** Shared by the update's working-tree git calls (config read once). */
   filterCache?: FilterCache;
+  /**
+   * The answers for one base already known without asking git (after a fast-forward: the last checked HEAD, from
+   * the one log of the new commits, every file involved proven clean in the working tree).
+   */
+  known?: KnownBase;
+}
+
+export interface KnownBase {
+  base: string;
+  changes: Map<string, FileChange>;
+  hunks: Map<string, Hunk[]>;
+  history(paths: string[]): Map<string, PathHistory>;
 }
 
 type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: string[]; prev?: StaleAnchor; keep?: boolean; shownPath?: string };
@@ -46,10 +58,11 @@ type Finding = { i: number; kind: 'changed' | 'deleted' | 'removed'; paths: stri
  */
 export async function computeForBase(ctx: ComputeContext, base: string, notes: NoteAnchors[], fromLastCheck = false, likelyLinePaths: string[] = []): Promise<Map<number, Verdict>> {
   const out = new Map<number, Verdict>();
+  const known = ctx.known?.base === base ? ctx.known : undefined;
   // The hunks of files the caller expects to need are asked for alongside the name-status diff (one round trip less).
-  const early = likelyLinePaths.length ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal, ctx.filterCache) : undefined;
+  const early = likelyLinePaths.length && !known ? changedLines(ctx.top, base, likelyLinePaths, ctx.signal, ctx.filterCache) : undefined;
   early?.catch(() => undefined);
-  const changes = ctx.batch?.changesOf(base) ?? (await changesSince(ctx.top, base, ctx.signal, ctx.filterCache));
+  const changes = known?.changes ?? ctx.batch?.changesOf(base) ?? (await changesSince(ctx.top, base, ctx.signal, ctx.filterCache));
   if (!changes) {
     for (const n of notes) out.set(n.docId, { state: 'unknown', anchors: n.anchors, texts: n.texts });
     return out;
@@ -104,7 +117,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
   const linePaths = new Set<string>();
   for (const w of work) for (const i of w.needLines) linePaths.add(w.olds[i]).add(w.anchors[i].path);
   const asked = new Set(likelyLinePaths);
-  const batched = early ? undefined : ctx.batch?.hunksOf(base, [...linePaths]);
+  const batched = known?.hunks ?? (early ? undefined : ctx.batch?.hunksOf(base, [...linePaths]));
   const hunks = batched ?? (early && [...linePaths].every((p) => asked.has(p)) ? await early : await changedLines(ctx.top, base, [...linePaths], ctx.signal, ctx.filterCache));
   const baseDefs = new Map<string, Definition[]>();
   const nowDefs = new Map<string, Definition[] | undefined>();
@@ -156,7 +169,7 @@ export async function computeForBase(ctx: ComputeContext, base: string, notes: N
 
   const historyPaths = new Set<string>();
   for (const w of work) for (const f of w.found) for (const p of f.paths) historyPaths.add(p);
-  const history = (fromLastCheck ? undefined : ctx.batch?.historyOf(base, [...historyPaths])) ?? (await historySince(ctx.top, base, [...historyPaths], ctx.signal));
+  const history = known?.history([...historyPaths]) ?? (fromLastCheck ? undefined : ctx.batch?.historyOf(base, [...historyPaths])) ?? (await historySince(ctx.top, base, [...historyPaths], ctx.signal));
   for (const w of work) {
     if (!w.found.length) {
       out.set(w.n.docId, { state: 'fresh', anchors: w.anchors, texts: w.texts });

@@ -138,10 +138,22 @@ export async function changedLines(top: string, base: string, paths: string[], s
   return parseHunks(text, out);
 }
 
-/** Hunks per old path from `-U0` patch text. */
+/**
+ * Hunks per old path from `-U0` patch text. A hunk's own lines are skipped by count: a removed line that reads
+ * `-- x` (an SQL or Lua comment) is `--- x` in the patch and must not start a new file.
+ */
 export function parseHunks(text: string, out = new Map<string, Hunk[]>()): Map<string, Hunk[]> {
   let current: Hunk[] | undefined;
+  let body = 0;
   for (const line of text.split('\n')) {
+    if (body > 0) {
+      if (line.startsWith('-') || line.startsWith('+') || line.startsWith(' ')) {
+        body--;
+        continue;
+      }
+      if (line.startsWith('\\')) continue; // "\ No newline at end of file"
+      body = 0;
+    }
     if (line.startsWith('--- ')) {
       const p = line.slice(4);
       current = p === '/dev/null' ? undefined : [];
@@ -149,7 +161,13 @@ export function parseHunks(text: string, out = new Map<string, Hunk[]>()): Map<s
     } else if (line.startsWith('@@') && current) {
       const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))?/.exec(line);
       if (!m) continue;
-      current.push({ oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]) });
+      const h = { oldStart: Number(m[1]), oldCount: m[2] === undefined ? 1 : Number(m[2]), newStart: Number(m[3]), newCount: m[4] === undefined ? 1 : Number(m[4]) };
+      current.push(h);
+      body = h.oldCount + h.newCount;
+    } else if (line.startsWith('@@')) {
+      // A file whose old side is /dev/null (added): its lines are skipped the same way.
+      const m = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))?/.exec(line);
+      if (m) body = (m[1] === undefined ? 1 : Number(m[1])) + (m[2] === undefined ? 1 : Number(m[2]));
     }
   }
   return out;

@@ -15,7 +15,8 @@ import { runGit, GIT_DIFF_SAFE } from '../git/run';
 import { DefinitionCache } from './symbolIndex';
 import { ensureTables, readMeta, readNotes, writeMeta, writeNotes, type StoredNote } from './store';
 import type { StalenessStatus } from './types';
-import { MAX_STAMPS, stampOf, summary, toPosix, type DocRow, type StoredState, type UpdateResult } from './updateState';
+import { afterCommit } from './afterCommit';
+import { MAX_STAMPS, stampHolds, stampOf, summary, toPosix, type DocRow, type StoredState, type UpdateResult } from './updateState';
 
 /**
  * The staleness update's slow path (loaded only when the clean-scan test in update.ts fails): re-extracts the
@@ -36,7 +37,7 @@ function readState(project: Project): StoredState {
   };
 }
 
-export async function refresh(project: Project, repo: RepoLocation, head: string, kept: StoredState | undefined, signal: AbortSignal | undefined, t0: number): Promise<{ result: UpdateResult; state: StoredState }> {
+export async function refresh(project: Project, repo: RepoLocation, head: string, kept: StoredState | undefined, signal: AbortSignal | undefined, t0: number, watched: Set<string> | 'all' = 'all'): Promise<{ result: UpdateResult; state: StoredState }> {
   const idx = project.index;
   const { notes: stored, docs, prevHead, stamps, dirty: dirtyBefore, generation } = kept ?? readState(project);
   const byId = new Map(stored.map((n) => [n.docId, n]));
@@ -50,7 +51,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     .map((s) => toPosix(relative(top, s.root)))
     .filter((f) => f !== '..' && !f.startsWith('../'))
     .map((f) => f || '.');
-  const cache = new DefinitionCache(idx);
+  const cache = kept?.defs ?? new DefinitionCache(idx);
   const warnings: string[] = [];
 
   const changedIds = new Set(changedDocs.map((d) => d.id));
@@ -89,12 +90,18 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   const filterCache: FilterCache = {};
   const names = (args: string[], worktree: boolean) =>
     runGit(top, ['-c', 'core.quotePath=false', 'diff', ...GIT_DIFF_SAFE, '--no-renames', '--name-only', '-z', ...args], { signal, worktree, filterCache }).then((t) => t.split('\0').filter(Boolean));
-  const [fastForward, dirtyList, committedDelta, newCommits] = await Promise.all([
-    moved ? isAncestor(top, prevHead, head, signal) : Promise.resolve(false),
-    names(['HEAD'], true),
-    moved ? names([prevHead, head], false).catch(() => [] as string[]) : Promise.resolve([] as string[]),
-    moved && askNotes ? lastChanges(top, folders, `${prevHead}..${head}`, signal).catch(() => new Map<string, CommitRef>()) : Promise.resolve(new Map<string, CommitRef>()),
-  ]);
+  // A host's update after a few new commits: one log of them answers all four, when the working tree allows.
+  const quick = moved && kept && !changedDocs.length
+    ? await afterCommit({ top, prevHead, head, dirtyAll: kept.dirtyAll, dirtyBefore, stamps, watched, anchored, notePaths: new Set(docs.map((d) => repoPathOf(d.path)).filter((p): p is string => !!p)), folders, signal })
+    : undefined;
+  const [fastForward, dirtyList, committedDelta, newCommits] = quick
+    ? [true, [...quick.dirtyNow], quick.committedDelta, askNotes ? quick.newCommits : new Map<string, CommitRef>()]
+    : await Promise.all([
+      moved ? isAncestor(top, prevHead, head, signal) : Promise.resolve(false),
+      names(['HEAD'], true),
+      moved ? names([prevHead, head], false).catch(() => [] as string[]) : Promise.resolve([] as string[]),
+      moved && askNotes ? lastChanges(top, folders, `${prevHead}..${head}`, signal).catch(() => new Map<string, CommitRef>()) : Promise.resolve(new Map<string, CommitRef>()),
+    ]);
   const full = !prevHead || (moved && !fastForward);
   const dirtyNow = new Set(dirtyList);
   // Bases: one log walk of the note folders on a first or rewritten history; otherwise the new commits, plus a walk
@@ -109,7 +116,8 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   // 3. Files changed since the last check: committed since its HEAD, dirty now, or dirty then.
   const touched = new Set<string>(dirtyNow);
   for (const p of dirtyBefore) touched.add(p);
-  for (const [p, s] of Object.entries(stamps)) if (stampOf(top, p) !== s) touched.add(p);
+  // (After new commits the stamps were just checked: only the committed files can have moved.)
+  if (!quick) for (const [p, s] of Object.entries(stamps)) if (!stampHolds(top, p, s)) touched.add(p);
   for (const p of committedDelta) touched.add(p);
 
   const cut = shallowBoundary(repo);
@@ -120,10 +128,13 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   const dirtyThen = new Set(dirtyBefore);
   const fromLast = !!prevHead && (prevHead === head || fastForward);
   const docById = new Map(docs.map((d) => [d.id, d]));
+  // Each document's `verified_at`, parsed once while the documents are the same ones (a kept state's).
+  const verifiedOf = kept?.verified ?? new Map<number, string | undefined>();
   for (const n of anchored) {
     const doc = docById.get(n.docId);
     const rp = repoPathOf(n.path);
-    const verified = doc ? verifiedAt(doc.frontmatter) : undefined;
+    let verified = verifiedOf.get(n.docId);
+    if (verified === undefined && doc && !verifiedOf.has(n.docId)) verifiedOf.set(n.docId, (verified = verifiedAt(doc.frontmatter)));
     const seen = rp ? commits.get(rp)?.sha ?? n.lastCommit : '';
     n.lastCommit = seen;
     const last = cut.has(seen) ? '' : seen;
@@ -166,7 +177,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   if (sinceLast.length) {
     const likely = new Set<string>();
     for (const n of sinceLast) for (const a of n.anchors) if (a.kind !== 'path' && touched.has(a.path)) likely.add(a.path);
-    for (const [id, v] of await computeForBase({ top, cache, signal, filterCache }, prevHead, sinceLast, true, [...likely])) {
+    for (const [id, v] of await computeForBase({ top, cache, signal, filterCache, known: quick?.known }, prevHead, sinceLast, true, [...likely])) {
       const n = next.get(id)!;
       // The reasons count commits since the last check; the note's own base is what "since" names.
       if (v.info) v.info = { ...v.info, since: n.base.slice(0, 7), base: n.base };
@@ -190,30 +201,36 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     : { enabled: true, head, unknown };
   const newStamps: Record<string, string> = {};
   const anchoredPaths = new Set<string>();
+  const now = Date.now();
   for (const n of notes) {
     for (const a of n.anchors) {
       if (a.absent || anchoredPaths.has(a.path) || anchoredPaths.size >= MAX_STAMPS) continue;
       anchoredPaths.add(a.path);
-      newStamps[a.path] = stampOf(top, a.path);
+      // Unchanged stamps are kept as they are (no read of a racy file that nothing touched).
+      newStamps[a.path] = !touched.has(a.path) && stamps[a.path] !== undefined && quick ? stamps[a.path] : stampOf(top, a.path, now);
     }
   }
   const dirtyAnchored = [...dirtyNow].filter((p) => anchoredPaths.has(p));
   const result = summary(notes, status, t0, warnings);
+  const meta: Record<string, string> = {
+    head,
+    stamps: JSON.stringify(newStamps),
+    dirty: JSON.stringify(dirtyAnchored),
+    status: JSON.stringify(status),
+    counts: JSON.stringify([result.checked, result.stale]),
+    // The documents this check read: the scanner bumps the generation whenever it writes them.
+    generation,
+  };
   idx.write(() => {
     ensureTables(idx);
-    idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
+    // Rows of removed documents; the documents of a kept state are those of the last check, which removed them.
+    if (!kept) idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
     writeNotes(idx, notes.filter((n) => !unchanged(n, byId.get(n.docId))));
     cache.flush();
-    writeMeta(idx, 'head', head);
-    writeMeta(idx, 'stamps', JSON.stringify(newStamps));
-    writeMeta(idx, 'dirty', JSON.stringify(dirtyAnchored));
-    writeMeta(idx, 'status', JSON.stringify(status));
-    writeMeta(idx, 'counts', JSON.stringify([result.checked, result.stale]));
-    // The documents this check read: the scanner bumps the generation whenever it writes them.
-    writeMeta(idx, 'generation', generation);
+    for (const [k, v] of Object.entries(meta)) if (kept?.meta?.[k] !== v) writeMeta(idx, k, v);
   });
   result.ms = performance.now() - t0;
-  return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, generation } };
+  return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, dirtyAll: [...dirtyNow], generation, defs: cache, meta, verified: verifiedOf } };
 }
 
 /**

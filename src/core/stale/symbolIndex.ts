@@ -61,6 +61,8 @@ export class DefinitionCache {
   /** New parses go to the index (inside the caller's write transaction). */
   flush(): void {
     writeDefs(this.idx, this.parsed);
+    // A long-lived host keeps this cache from one update to the next: what it wrote is stored now.
+    if (this.storedBlobs) for (const b of this.parsed.keys()) this.storedBlobs.add(b);
     this.parsed.clear();
   }
 }

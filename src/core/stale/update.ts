@@ -4,7 +4,8 @@ import type { Project } from '../project';
 import { locateRepo, readHead } from './gitHead';
 import { ensureTables, readStatus, writeMeta } from './store';
 import type { StalenessStatus } from './types';
-import { stampOf, type StoredState, type UpdateResult } from './updateState';
+import { AnchorWatch } from './anchorWatch';
+import { stampHolds, type StoredState, type UpdateResult } from './updateState';
 
 export type { UpdateResult } from './updateState';
 
@@ -40,14 +41,32 @@ interface Memo {
   result: Omit<UpdateResult, 'ms' | 'warnings'>;
   /** What the slow path wrote, while the index file is untouched since (a host's update after a commit reads no row). */
   state?: StoredState;
+  /** Set up on this memo's second use (a host that checks again and again): which anchored files moved. */
+  watch?: AnchorWatch;
 }
 
 /** Per open index: what the last check saw, so a long-lived host's clean scan runs no query at all. */
 const memos = new WeakMap<object, Memo>();
 
-function stampsHold(top: string, stamps: Record<string, string>): boolean {
-  for (const p in stamps) if (stampOf(top, p) !== stamps[p]) return false;
+function stampsHold(top: string, stamps: Record<string, string>, only: Set<string> | 'all' = 'all'): boolean {
+  if (only !== 'all') {
+    for (const p of only) if (p in stamps && !stampHolds(top, p, stamps[p])) return false;
+    return true;
+  }
+  for (const p in stamps) if (!stampHolds(top, p, stamps[p])) return false;
   return true;
+}
+
+/** The anchored files to stat for this memo: those the watch saw move (it starts on the memo's second use). */
+async function movedSince(top: string, memo: Memo): Promise<Set<string> | 'all'> {
+  if (!memo.watch) memo.watch = AnchorWatch.start(top, Object.keys(memo.stamps));
+  return memo.watch ? memo.watch.changed() : 'all';
+}
+
+/** Stops a project's watch (Project.close). */
+export function closeStaleness(idx: object): void {
+  memos.get(idx)?.watch?.close();
+  memos.delete(idx);
 }
 
 /** Everything the clean-scan test needs, in one query (a query takes the index lock: one, not eight). */
@@ -77,6 +96,17 @@ function quickState(project: Project): { head: string; stamps: Record<string, st
   };
 }
 
+/** A new memo keeps the old one's watch while it watches the same files (events since then still count). */
+function setMemo(idx: object, next: Memo, old: Memo | undefined): void {
+  const w = old?.watch;
+  if (w) {
+    const keys = Object.keys(next.stamps);
+    if (keys.length === w.paths.size && keys.every((k) => w.paths.has(k))) next.watch = w;
+    else w.close();
+  }
+  memos.set(idx, next);
+}
+
 export async function updateStaleness(project: Project, opts: { signal?: AbortSignal } = {}): Promise<UpdateResult> {
   const t0 = performance.now();
   const idx = project.index;
@@ -86,7 +116,10 @@ export async function updateStaleness(project: Project, opts: { signal?: AbortSi
   if (!head) return offStatus(project, 'the repository has no commits yet', t0);
 
   const memo = memos.get(idx);
-  if (memo && memo.head === head && memo.fileStamp === idx.fileStamp() && stampsHold(repo.top, memo.stamps)) {
+  const sameIndex = !!memo && memo.fileStamp === idx.fileStamp();
+  // The files the watch saw move (all of them without a watch); asked once, used by the clean test or the update.
+  const moved = memo && sameIndex ? await movedSince(repo.top, memo) : 'all';
+  if (memo && sameIndex && memo.head === head && stampsHold(repo.top, memo.stamps, moved)) {
     return { ...memo.result, ms: performance.now() - t0, warnings: [] };
   }
   const quick = quickState(project);
@@ -94,13 +127,13 @@ export async function updateStaleness(project: Project, opts: { signal?: AbortSi
   const busy = OPERATION_FILES.some((f) => existsSync(join(repo.gitDir, f)));
   if (quick?.status && (busy || (quick.same && quick.head === head && quick.status.enabled && stampsHold(repo.top, quick.stamps)))) {
     const result = { checked: quick.checked, stale: quick.stale, status: quick.status };
-    if (!busy) memos.set(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result });
+    if (!busy) setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result }, memo);
     return { ...result, ms: performance.now() - t0, warnings: [] };
   }
-  const kept = memo?.state && memo.fileStamp === idx.fileStamp() ? memo.state : undefined;
+  const kept = memo?.state && sameIndex ? memo.state : undefined;
   const { refresh } = await import('./refresh');
-  const { result: out, state } = await refresh(project, repo, head, kept, opts.signal, t0);
-  memos.set(idx, { fileStamp: idx.fileStamp(), head, stamps: state.stamps, result: { checked: out.checked, stale: out.stale, status: out.status }, state });
+  const { result: out, state } = await refresh(project, repo, head, kept, opts.signal, t0, kept ? moved : 'all');
+  setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps: state.stamps, result: { checked: out.checked, stale: out.stale, status: out.status }, state }, memo);
   return out;
 }
 
