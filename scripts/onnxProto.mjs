@@ -68,7 +68,7 @@ export class Msg {
   }
 }
 
-export const DataType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 };
+export const DataType = { FLOAT: 1, UINT8: 2, INT8: 3, INT32: 6, INT64: 7, BOOL: 9 };
 const AttrType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 };
 
 /** TensorProto with raw little-endian data. `data` is a typed array matching `dataType`. */

@@ -22,7 +22,7 @@ test('scan --embed --json embeds every passage, an edit re-embeds only its passa
     assert.equal(first.code, 0, first.err);
     const r = JSON.parse(first.out) as { added: number; vectors: { model: string; passages: number; embedded: number; embeddedNow: number } };
     assert.equal(r.added, 12);
-    assert.equal(r.vectors.model, 'use-lite-en-v1');
+    assert.equal(r.vectors.model, 'use-lite-en-v1-int8');
     assert.ok(r.vectors.passages >= 12 && r.vectors.embedded === r.vectors.passages, JSON.stringify(r.vectors));
     assert.ok(r.vectors.embeddedNow > 0);
     // Not a TTY here: plain lines, the last one the total.
@@ -32,12 +32,12 @@ test('scan --embed --json embeds every passage, an edit re-embeds only its passa
     const second = await runCliCaptured(['scan', '--embed', '--vault', v.root], { cwd: v.root, env });
     assert.equal(second.code, 0, second.err);
     assert.match(second.out, /Indexed 12 note\(s\).*1 modified/);
-    assert.match(second.out, /Vectors \(use-lite-en-v1\): (\d+) \/ \1 passages; 1 embedded now/);
+    assert.match(second.out, /Vectors \(use-lite-en-v1-int8\): (\d+) \/ \1 passages; 1 embedded now/);
 
     // What recall will read: every passage of the index has its vector for this model.
     const idx = IndexDb.open(join(v.root, '.k0maru', 'index.db'));
     try {
-      const store = new VectorStore(idx, 'use-lite-en-v1', 512);
+      const store = new VectorStore(idx, 'use-lite-en-v1-int8', 512);
       assert.equal(store.pending(), 0);
       assert.equal(store.size.embedded, store.size.passages);
     } finally {
@@ -88,7 +88,7 @@ test('a one-shot hybrid recall on a vault with no vectors answers BM25 at once a
     assert.equal(r.code, 0, r.err);
     const j = JSON.parse(r.out) as { effectiveMode: string; warnings: string[]; hits: unknown[] };
     assert.equal(j.effectiveMode, 'bm25');
-    assert.match(j.warnings[0], /no passage has a vector of use-lite-en-v1 yet \(k0maru scan --embed fills them\): answered with BM25 only/);
+    assert.match(j.warnings[0], /no passage has a vector of use-lite-en-v1-int8 yet \(k0maru scan --embed fills them\): answered with BM25 only/);
     assert.ok(j.hits.length > 0);
   } finally {
     v.cleanup();

@@ -2,11 +2,19 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { openProject } from '../../../src/core/project';
 import { VectorStore } from '../../../src/core/search/vector';
+import { BUNDLED_MODEL_ID } from '../../../src/core/embed/modelLocation';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** Builds dist/models/use-lite the way `node esbuild.mjs` does (a no-op when it is up to date). */
+/** Builds dist/models/use-lite-int8 (the default model) the way `node esbuild.mjs` does (a no-op when up to date). */
 export function ensureBundledModel(): string {
+  const dir = join(ROOT, 'dist', 'models', 'use-lite-int8');
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'convert-model.mjs'), dir, '--int8'], { stdio: 'inherit' });
+  return dir;
+}
+
+/** Builds dist/models/use-lite, the float conversion: the parity reference against the package's TF.js runtime. */
+export function ensureFloatModel(): string {
   const dir = join(ROOT, 'dist', 'models', 'use-lite');
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'convert-model.mjs'), dir], { stdio: 'inherit' });
   return dir;
@@ -57,7 +65,7 @@ export async function seedVectors(root: string, n: number): Promise<void> {
   const project = openProject({ vault: root, env: {} });
   try {
     await project.scan();
-    const store = new VectorStore(project.index, 'use-lite-en-v1', 512);
+    const store = new VectorStore(project.index, BUNDLED_MODEL_ID, 512);
     store.put(
       store.pendingPassages().slice(0, n).map((p, i) => {
         const v = Float32Array.from({ length: 512 }, (_, j) => Math.sin((i + 1) * (j + 3)));

@@ -19,7 +19,7 @@ test('k0maru model install | list | info through the CLI adapter', async () => {
     assert.equal(inst.code, 0, inst.err);
     assert.equal(JSON.parse(inst.out).id, 'tiny-cli');
     const list = await cli(['model', 'list', '--json'], env);
-    assert.deepEqual(JSON.parse(list.out).map((m: { id: string }) => m.id), ['use-lite-en-v1', 'tiny-cli']);
+    assert.deepEqual(JSON.parse(list.out).map((m: { id: string }) => m.id), ['use-lite-en-v1-int8', 'tiny-cli']);
     const info = await cli(['model', 'info', '--model', 'tiny-cli', '--json'], env);
     assert.equal(JSON.parse(info.out).dimension, 8);
     const bad = await cli(['model', 'install', join(tmp, 'nothing-here')], env);

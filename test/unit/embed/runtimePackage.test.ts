@@ -45,7 +45,7 @@ function embedWith(extensionRoot: string, runtime: string | undefined): { runtim
   const script = `
     const { EmbedWorker } = require(${JSON.stringify(join(REPO, 'src', 'core', 'embed', 'embedWorker.ts'))});
     (async () => {
-      const w = new EmbedWorker({ modelDir: ${JSON.stringify(join(extensionRoot, 'dist', 'models', 'use-lite'))}, threads: 1, script: ${JSON.stringify(join(extensionRoot, 'dist', 'embedWorker.js'))} });
+      const w = new EmbedWorker({ modelDir: ${JSON.stringify(join(extensionRoot, 'dist', 'models', 'use-lite-int8'))}, threads: 1, script: ${JSON.stringify(join(extensionRoot, 'dist', 'embedWorker.js'))} });
       const { vectors } = await w.embed(['How do we lock a payment with Redis?', 'Acquire a Redis mutex before charging', 'ﬁ ligature ＡＢＣ 中文']);
       process.stdout.write(JSON.stringify({ runtime: w.runtime, fallback: w.fallbackReason, vectors: vectors.map((v) => Array.from(v)) }));
       await w.dispose();
@@ -96,7 +96,7 @@ test('linux-x64 .vsix carries only linux-x64 onnxruntime-node and embeds nativel
     (async () => {
       const out = [];
       for (let i = 0; i < 2; i++) {
-        const w = new EmbedWorker({ modelDir: root + '/dist/models/use-lite', threads: 1, script: root + '/dist/embedWorker.js' });
+        const w = new EmbedWorker({ modelDir: root + '/dist/models/use-lite-int8', threads: 1, script: root + '/dist/embedWorker.js' });
         const { vectors } = await w.embed(['How do we lock a payment with Redis?']);
         out.push({ runtime: w.runtime, fallback: w.fallbackReason, norm: Math.hypot(...vectors[0]) });
         await w.dispose();
@@ -117,7 +117,7 @@ test('linux-x64 .vsix carries only linux-x64 onnxruntime-node and embeds nativel
   const forced = spawnSync(process.execPath, ['--import', 'tsx', '-e', `
     const { EmbedWorker } = require(${JSON.stringify(join(REPO, 'src', 'core', 'embed', 'embedWorker.ts'))});
     const root = ${JSON.stringify(join(out, 'generic', 'extension'))};
-    new EmbedWorker({ modelDir: root + '/dist/models/use-lite', threads: 1, script: root + '/dist/embedWorker.js' }).start()
+    new EmbedWorker({ modelDir: root + '/dist/models/use-lite-int8', threads: 1, script: root + '/dist/embedWorker.js' }).start()
       .then(() => process.exit(3), (e) => { console.log(e.code + ' ' + e.message); process.exit(0); });`], { cwd: REPO, encoding: 'utf8', env, timeout: 120_000 });
   assert.equal(forced.status, 0, `forced native on the generic package did not fail: ${forced.stdout}${forced.stderr}`);
   assert.match(forced.stdout, /^MODEL_UNAVAILABLE .*no onnxruntime-node binary for linux-x64/);

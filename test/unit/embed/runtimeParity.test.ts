@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EmbedWorker } from '../../../src/core/embed/embedWorker';
 import { nativeBinaryDir } from '../../../src/core/embed/runtime';
-import { ensureBundledModel, maxAbsDiff, ORT_WASM_DIR, PARITY_TEXTS } from './helpers';
+import { ensureFloatModel, maxAbsDiff, ORT_WASM_DIR, PARITY_TEXTS } from './helpers';
 
 const TEXTS = PARITY_TEXTS;
 
 test('onnxruntime-node and onnxruntime-web give the same vectors (max abs diff <= 1e-4) on the parity texts', { skip: nativeBinaryDir() ? false : 'no onnxruntime-node binary for this platform' }, async () => {
-  const dir = ensureBundledModel();
+  const dir = ensureFloatModel();
   const wasm = new EmbedWorker({ modelDir: dir, threads: 1, batchSize: 8, runtime: 'wasm', wasmDir: ORT_WASM_DIR });
   const native = new EmbedWorker({ modelDir: dir, threads: 2, batchSize: 8, runtime: 'native' });
   try {

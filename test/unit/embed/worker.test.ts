@@ -15,7 +15,7 @@ test('the worker embeds like the in-process engine, and a crash fails in-flight 
   const engine = await EmbeddingEngine.load(dir, { wasmDir: ORT_WASM_DIR });
   try {
     const cfg = await worker.start();
-    assert.equal(cfg.id, 'use-lite-en-v1');
+    assert.equal(cfg.id, 'use-lite-en-v1-int8');
     assert.equal(cfg.dimension, 512);
     const texts = ['retry with back-off', '', 'é'.repeat(300)];
     const viaWorker = await worker.embed(texts);
@@ -30,7 +30,10 @@ test('the worker embeds like the in-process engine, and a crash fails in-flight 
     assert.equal(worker.crashes, 1);
     // The next call starts a fresh worker.
     const again = await worker.embed(['retry with back-off']);
-    assert.ok(maxAbsDiff(again.vectors[0], direct.vectors[0]) < 1e-6);
+    // Alone, not beside the other two texts: the int8 model quantises activations per call, so a text's vector
+    // moves slightly with what shares its batch (runtimeInt8.test.ts); the same call gives the same vector.
+    const directAlone = await engine.embed(['retry with back-off']);
+    assert.ok(maxAbsDiff(again.vectors[0], directAlone.vectors[0]) < 1e-6);
   } finally {
     await worker.dispose();
     await engine.dispose();
