@@ -84,7 +84,12 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
   const measured = opts.initialMsPerPassage !== undefined;
   const firstBatch = Math.max(1, opts.firstBatch ?? (measured || deadline === Infinity ? maxBatch : 4));
   const skip = opts.skip ?? new Set<string>();
+  // Shortest first: each batch is padded to its longest text and the engine sorts only within one call, so batches
+  // cut in corpus order padded 36 % of their tokens (51 % of the attention work) on the ADR corpus. Ordered by
+  // words + punctuation marks (a cheap token estimate; the tokenizer lives in the worker): 16 % (25 %).
   const todo = store.pendingPassages().filter((p) => !skip.has(p.hash));
+  const size = new Map(todo.map((p) => [p, roughTokens(p.text)]));
+  todo.sort((a, b) => size.get(a)! - size.get(b)!);
   let i = 0;
   while (i < todo.length) {
     if (opts.yieldTo?.()) {
@@ -124,6 +129,11 @@ export async function embedWithinBudget(store: PendingStore, embed: EmbedTexts, 
   const promised = deadline + (opts.reserveMs ?? 0);
   if (end > promised) report.overrunMs = end - promised;
   return report;
+}
+
+/** Words and punctuation marks: ranks passages by length in tokens well enough to batch alike ones together. */
+export function roughTokens(text: string): number {
+  return text.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)?.length ?? 0;
 }
 
 /**
