@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-import { useCompileCache } from './compileCache';
 import { EXIT } from './command';
-
-declare const __K0MARU_BUNDLED__: boolean | undefined;
+import { runCli } from './main';
+import { preferQuickWasmStart } from '../core/index/wasmTier';
 
 const LONG_LIVED = ['mcp', 'ui'];
 
-// The `k0maru` executable (bundled as dist/cli.mjs). It imports nothing else at the top (./command is a few
-// constants): the compile cache (compileCache.ts) must be on before the rest of the CLI is compiled, so the CLI
-// is loaded below, after it.
-// Only the bundle uses it (its folder is the package's dist/); run from source, tsx compiles anyway.
-if (typeof __K0MARU_BUNDLED__ !== 'undefined' && __K0MARU_BUNDLED__) useCompileCache(__dirname);
+// The `k0maru` executable (bundled as dist/cli.mjs).
+//
+// No JS compile cache (issue 17, measured): Node 22's module.enableCompileCache stores V8's code cache of an ES
+// module right after compiling it, before it runs, so it holds the top level only — the bundle's functions are
+// compiled lazily on first call and are not in it. A cache in the package folder changed a clean Node 22
+// `k0maru scan` by 0 ± 3 ms CPU (85 vs 87 ms, 500 notes; 195 vs 191 ms, 5,000; `--version` 54 vs 51). Node 20
+// has no code cache for ES modules at all. Cutting what is loaded (lazy imports) is what paid.
 
 // The reader of our output can go away early (`k0maru scan --json | head -1`): every later write then fails with
 // EPIPE, emitted as an 'error' event that would otherwise kill the process with a stack trace. Nothing more can
@@ -24,16 +25,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-async function main(): Promise<number> {
-  // One process per command: SQLite's and RE2's WASM is not worth TurboFan's tier-up here (issue 17; wasmTier.ts).
-  // Except the two commands that serve for hours (`k0maru mcp`, `k0maru ui`): they pay the tier-up once and then run
-  // the faster code. A query or value spelled `mcp` / `ui` only costs that command V8's default tiering.
-  const [{ runCli }, { preferQuickWasmStart }] = await Promise.all([import('./main'), import('../core/index/wasmTier')]);
-  if (!LONG_LIVED.some((c) => process.argv.slice(2).includes(c))) preferQuickWasmStart();
-  return runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env });
-}
+// One process per command: SQLite's and RE2's WASM is not worth TurboFan's tier-up here (issue 17; wasmTier.ts).
+// Except the two commands that serve for hours (`k0maru mcp`, `k0maru ui`): they pay the tier-up once and then run
+// the faster code. A query or value spelled `mcp` / `ui` only costs that command V8's default tiering.
+if (!LONG_LIVED.some((c) => process.argv.slice(2).includes(c))) preferQuickWasmStart();
 
-main().then(
+runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
   (code) => {
     process.exitCode = outputFailed && code === EXIT.OK ? EXIT.IO : code;
   },
