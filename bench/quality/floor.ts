@@ -1,7 +1,8 @@
 // Calibrates the relevance floor (the cosine a vector-only hit must reach) on the real ADR corpus, from data:
 // the cosines of vector-only hits for the graded queries (queries.json) against those for queries no note
-// answers (offtopic.json: random letter strings, other-domain questions). Every query set is split by position,
-// even = tune, odd = test: the floor is chosen on the tune half and its precision is reported on the test half.
+// answers (offtopic.json: random letter strings, other-domain questions). Graded queries are split by id number
+// (even = tune, odd = test, as everywhere in bench/quality), off-topic ones by position: the floor and the answer
+// gate are chosen on the tune half, their effect is reported on the test half, through the real recall().
 //
 //   npx tsx bench/quality/floor.ts [--corpus DIR] [--margin 0.01]
 //
@@ -10,7 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchBm25 } from '../../src/core/search/bm25';
-import { relevanceFloor } from '../../src/core/search/floor';
+import { answerGateFor, knownShare, MIN_KNOWN_SHARE, relevanceFloor } from '../../src/core/search/floor';
+import { DEFAULT_FUSION, fuse, indexGraph } from '../../src/core/search/fusion';
+import { recall } from '../../src/core/search/recall';
 import { corpusDir, type GradedQuery, openCachedQualityIndex, opt, readGradedQueries } from './graded';
 
 
@@ -22,6 +25,7 @@ const graded = readGradedQueries();
 const junkFile = JSON.parse(readFileSync(join(__dirname, 'offtopic.json'), 'utf8')) as { random: string[]; offtopic: string[] };
 const junk = [...junkFile.random.map((q) => ({ kind: 'random', query: q })), ...junkFile.offtopic.map((q) => ({ kind: 'offtopic', query: q }))];
 const half = <T>(xs: T[], odd: boolean) => xs.filter((_, i) => i % 2 === (odd ? 1 : 0));
+const idHalf = (xs: GradedQuery[], odd: boolean) => xs.filter((g) => Number(g.id.split('-')[1]) % 2 === (odd ? 1 : 0));
 
 const q = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -47,7 +51,7 @@ async function main(): Promise<void> {
 
   const measure = (odd: boolean) => {
     const junkTop = half(junk, odd).map((j) => ({ ...j, ...vectorOnly(j.query) }));
-    const real = half(graded, odd).map((g) => ({ ...g, ...vectorOnly(g.query) }));
+    const real = idHalf(graded, odd).map((g) => ({ ...g, ...vectorOnly(g.query) }));
     // Relevant (grade ≥ 2) documents the vector channel alone brought into its top 10: what a floor must keep.
     const relevantOnly = real.flatMap((r) => r.only.filter((h) => h.rank <= 10 && (r.relevant[h.path] ?? 0) >= 2).map((h) => ({ ...h, type: r.type, id: r.id })));
     const irrelevantOnly = real.flatMap((r) => r.only.filter((h) => h.rank <= 10 && !(h.path in r.relevant)).map((h) => h.cosine));
@@ -88,6 +92,36 @@ async function main(): Promise<void> {
   console.log(`  precision of what passes (relevant among graded-query vector-only hits ≥ floor, top 10): ${(keptRel.length / Math.max(1, keptRel.length + keptIrr.length)).toFixed(2)}`);
   const junkPassing = test.junkTop.reduce((s, j) => s + j.only.filter((h) => h.cosine >= floor && h.rank <= 10).length, 0);
   console.log(`  vector-only hits ≥ floor from nonsense/off-topic queries (top 10): ${junkPassing}`);
+
+  // The answer gate (floor.ts): for queries with a word no note contains (known share in [MIN_KNOWN_SHARE, 1)),
+  // the best cosine over all passages must reach the gate. Chosen on the tune half: midway between the highest
+  // off-topic query's best cosine and the lowest graded query's best cosine among such queries.
+  const gateSet = (odd: boolean) => {
+    const of = (query: string) => ({ known: knownShare(idx, query), best: store.search(qv.get(query)!, 1)[0]?.score ?? -1, lexical: searchBm25(idx, query, 1).length > 0 });
+    const j = half(junk, odd).map((x) => ({ ...x, ...of(x.query) }));
+    const r = idHalf(graded, odd).map((x) => ({ ...x, ...of(x.query) }));
+    const gated = <T extends { known: number }>(xs: T[]) => xs.filter((x) => x.known >= MIN_KNOWN_SHARE && x.known < 1);
+    return { j, r, jg: gated(j.filter((x) => x.lexical)), rg: gated(r) };
+  };
+  const g = gateSet(false);
+  const jMax = Math.max(...g.jg.map((x) => x.best));
+  const rMin = Math.min(...g.rg.map((x) => x.best));
+  const gateChosen = Math.round(((jMax + rMin) / 2) * 100) / 100;
+  console.log(`answer gate, tune half: ${g.jg.length} off-topic queries with a BM25 match and an unknown word, best cosine max ${jMax.toFixed(3)} ("${g.jg.find((x) => x.best === jMax)?.query}"); ${g.rg.length} graded queries with an unknown word, best cosine min ${rMin.toFixed(3)} (${g.rg.find((x) => x.best === rMin)?.id}) → gate ${gateChosen.toFixed(2)}; shipped ${answerGateFor(shipped)}`);
+  for (const x of [...g.j, ...g.r].filter((y) => y.known < MIN_KNOWN_SHARE)) console.log(`  tune, known share < ${MIN_KNOWN_SHARE} (no lexical match): "${x.query}" known ${x.known.toFixed(2)}, best cosine ${x.best.toFixed(3)}`);
+
+  // Through the real recall() with the default fusion, floor and gate: what each half's queries get.
+  const graph = indexGraph(idx);
+  const project = { index: idx, paths: { notesRoot: corpus } } as unknown as Parameters<typeof recall>[0];
+  const channel = { search: async (q: string, pool: number) => store.search(qv.get(q)!, pool), pending: () => 0, floor, fuse: (l: Parameters<typeof fuse>[0], v: Parameters<typeof fuse>[1]) => fuse(l, v, DEFAULT_FUSION, graph) };
+  for (const odd of [false, true]) {
+    const name = odd ? 'test' : 'tune';
+    const answered: string[] = [];
+    for (const j of half(junk, odd)) if ((await recall(project, j.query, { mode: 'hybrid', vectors: channel, limit: 10 })).hits.length) answered.push(j.query);
+    const emptied: string[] = [];
+    for (const r of idHalf(graded, odd)) if (!(await recall(project, r.query, { mode: 'hybrid', vectors: channel, limit: 10 })).hits.length) emptied.push(r.id);
+    console.log(`${name} half, default hybrid recall (floor ${floor.toFixed(2)}, gate ${answerGateFor(floor)}): nonsense/off-topic answered ${answered.length}/${half(junk, odd).length}${answered.length ? ` (${answered.join('; ')})` : ''}; graded queries left with no answer ${emptied.length}/${idHalf(graded, odd).length}${emptied.length ? ` (${emptied.join(', ')})` : ''}`);
+  }
   await engine.dispose();
   idx.close();
 }

@@ -17,8 +17,7 @@ import { DEFAULT_FUSION, fuse, indexGraph, SEED_RRF, type FusionOptions } from '
 import { relevanceFloor } from '../../src/core/search/floor';
 import { VECTOR_SCHEMA_SQL, VectorStore, type PassageOptions } from '../../src/core/search/vector';
 import { EmbeddingEngine } from '../../src/core/embed/engine';
-import { bundledModelDir } from '../../src/core/embed/modelLocation';
-import { corpusDir, flag, ndcg10, opt, readGradedQueries, recall5, type GradedQuery } from './graded';
+import { corpusDir, flag, ndcg10, opt, qualityModelDir, readGradedQueries, recall5, type GradedQuery } from './graded';
 
 
 const corpus = corpusDir();
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
   const chunks = Number(idx.get('SELECT COUNT(*) AS n FROM chunks')?.n);
   console.log(`corpus: ${scan.total} notes, ${chunks} chunks (${corpus})`);
 
-  const engine = await EmbeddingEngine.load(bundledModelDir(), { threads, batchSize: 32 });
+  const engine = await EmbeddingEngine.load(qualityModelDir(), { threads, batchSize: 32 });
   const { id: modelId, dimension } = engine.config;
   const embed = async (texts: string[]) => (await engine.embed(texts)).vectors;
   if (flag('--cold')) {
@@ -104,6 +103,7 @@ async function main(): Promise<void> {
     { name: 'vector, no floor', mode: 'vector', store: main60, noFloor: true },
     { name: 'default, no floor', mode: 'hybrid', store: main60, fusion: DEFAULT_FUSION, noFloor: true },
     { name: 'default', mode: 'hybrid', store: main60, fusion: DEFAULT_FUSION },
+    { name: 'default without the lift (= blend .8)', mode: 'hybrid', store: main60, fusion: { ...DEFAULT_FUSION, lift: undefined } },
     { name: 'default + boost .05', mode: 'hybrid', store: main60, fusion: { ...DEFAULT_FUSION, boost: 0.05 } },
   ];
   for (const [name, store] of stores) if (name !== '60w+title') methods.push({ name: `vector ${name}`, mode: 'vector', store }, { name: `default ${name}`, mode: 'hybrid', store, fusion: DEFAULT_FUSION });
@@ -121,7 +121,9 @@ async function main(): Promise<void> {
         ranked = res.hits.map((h) => h.path);
       }
       (perQuery[q.id] ??= {})[m.name] = ranked.slice(0, 5);
-      for (const key of ['all', q.type]) {
+      // Also per half (tune = even id number, test = odd), as paraphrase.ts splits them.
+      const h = Number(q.id.split('-')[1]) % 2 === 0 ? 'tune' : 'test';
+      for (const key of ['all', q.type, `${h}:all`, `${h}:${q.type}`]) {
         acc[key] ??= { ndcg: [], r5: [] };
         acc[key].ndcg.push(ndcg10(ranked, q.relevant));
         acc[key].r5.push(recall5(ranked, q.relevant));

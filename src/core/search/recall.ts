@@ -7,7 +7,8 @@ import type { StaleInfo } from '../stale/types';
 import { readNoteText } from '../vault/noteSources';
 import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
-import { applyFloor } from './floor';
+import { answerGateFor, applyAnswerGate, applyFloor, knownShare, MIN_KNOWN_SHARE } from './floor';
+import type { VectorHit } from './fusion';
 import { HYBRID_LEXICAL, type LexicalSearch } from './paraphrase';
 import { makeSnippet } from './snippet';
 import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel, VectorCoverage } from './types';
@@ -90,11 +91,26 @@ export async function recall(project: Pick<Project, 'index' | 'paths'>, query: s
       ranked = fromChannel(searchBm25(idx, query, pool), 'bm25');
     } else if (mode === 'vector') ranked = applyFloor(fromChannel(vec, 'vector'), vectors!.floor);
     // The floor applies after fusion, so the scores of what stays are those of the unfloored fusion.
-    else ranked = applyFloor(vectors!.fuse((opts.lexical ?? HYBRID_LEXICAL)(idx, query, pool), vec, { limit, pool }), vectors!.floor);
+    else ranked = gate(idx, query, applyFloor(vectors!.fuse((opts.lexical ?? HYBRID_LEXICAL)(idx, query, pool), vec, { limit, pool }), vectors!.floor), vec, vectors!.floor, warnings);
   }
 
   const hits = dress(idx, project.paths, ranked, query, !!opts.full, demote, warnings).slice(0, limit);
   return { query, mode, effectiveMode, hits, warnings, pendingVectors: pending, coverage, effectiveModeLabel: modeLabel(effectiveMode, coverage), tookMs: performance.now() - t0 };
+}
+
+/**
+ * The answer gate of the channel's calibration (floor.ts): a query with words the vault has never seen keeps its
+ * answer only with a passage close enough; the vault is probed for the query's words only when that can matter.
+ */
+function gate(idx: IndexDb, query: string, ranked: RankedDoc[], vec: VectorHit[], floor: number | undefined, warnings: string[]): RankedDoc[] {
+  const g = answerGateFor(floor);
+  if (g === undefined || floor === undefined || !ranked.length) return ranked;
+  const known = knownShare(idx, query);
+  if (known >= 1) return ranked;
+  const best = vec.reduce((m, h) => Math.max(m, h.cosine ?? h.score), -1);
+  const kept = applyAnswerGate(ranked, known, best, { floor, gate: g });
+  if (!kept.length) warnings.push(`no matching notes: ${Math.round((1 - known) * 100)} % of the query's words occur in no note and no passage is close enough (best cosine ${best.toFixed(2)} < ${known < MIN_KNOWN_SHARE ? floor : g})`);
+  return kept;
 }
 
 /** "hybrid", or "hybrid (partial: 41 % of passages)" while the vector channel covers part of the vault. */

@@ -10,6 +10,8 @@ export interface HitExplain {
   vector?: { rank: number; cosine: number };
   fused?: number;
   boost?: number;
+  /** Set when the vector channel's best document was lifted to this rank (fusion.ts `lift`). */
+  lifted?: number;
   /** The factor a stale note's score was multiplied by (STALE_FACTOR), when it was demoted. */
   staleFactor?: number;
 }

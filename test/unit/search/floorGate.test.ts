@@ -1,0 +1,92 @@
+// The answer gate (floor.ts): a query with words no note contains is answered only with a passage close enough;
+// one most of whose words no note contains has no lexical match. Real parts: a real SQLite index of a temp vault,
+// the bundled ONNX model, the product's vector channel and recall().
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openProject, type Project } from '../../../src/core/project';
+import { EmbeddingEngine } from '../../../src/core/embed/engine';
+import { createVectorChannel, type VectorChannelHandle } from '../../../src/core/embed/channel';
+import { recall } from '../../../src/core/search/recall';
+import { answerGateFor, applyAnswerGate, CALIBRATIONS, knownShare, relevanceFloor } from '../../../src/core/search/floor';
+import type { RankedDoc } from '../../../src/core/search/types';
+import { tempVault, type TempVault } from '../../helpers/tempVault';
+import { ensureBundledModel, ORT_WASM_DIR } from '../embed/helpers';
+
+let v: TempVault;
+let p: Project;
+let engine: EmbeddingEngine;
+let channel: VectorChannelHandle;
+
+const NOTES: Record<string, string> = {
+  'adr-001-pgbouncer.md': '# ADR-001 Connection pooling\nWe put PgBouncer in transaction mode in front of PostgreSQL so that the number of database connections stays bounded.\n',
+  'adr-002-config.md': '# ADR-002 Configuration as one flat file\nWe change the configuration to one flat TOML file per service; nested includes are gone.\n',
+  'adr-003-tls.md': '# ADR-003 Certificate rotation\nTLS certificates are issued by cert-manager and renewed automatically thirty days before they expire.\n',
+};
+
+before(async () => {
+  v = tempVault(NOTES);
+  p = openProject({ vault: v.root });
+  await p.scan();
+  engine = await EmbeddingEngine.load(ensureBundledModel(), { wasmDir: ORT_WASM_DIR });
+  channel = createVectorChannel({ index: p.index, embedder: engine, modelId: engine.config.id, dimension: engine.config.dimension });
+  const todo = channel.store.pendingPassages();
+  const { vectors } = await engine.embed(todo.map((t) => t.text));
+  channel.store.put(todo.map((t, i) => ({ hash: t.hash, vector: vectors[i] })));
+  channel.store.refresh();
+});
+after(async () => {
+  await engine.dispose();
+  p.close();
+  v.cleanup();
+});
+
+test('knownShare: the share of the query’s content words some note contains, probed in the real FTS index', () => {
+  assert.equal(knownShare(p.index, 'pgbouncer transaction'), 1);
+  assert.equal(knownShare(p.index, 'pgbouncer bicycle'), 0.5);
+  assert.equal(knownShare(p.index, 'how to change a flat bicycle tyre'), 0.5, 'change, flat known; bicycle, tyre not; stopwords do not count');
+  assert.equal(knownShare(p.index, 'zzqxw nonexistent'), 0);
+});
+
+test('an off-topic question that shares common words with a note gets no answer in hybrid mode, and says why', async () => {
+  const q = 'how to change a flat bicycle tyre';
+  // BM25 alone does match the configuration note on "change" and "flat": the gate is what removes it.
+  const lexical = await recall(p, q, { mode: 'bm25', limit: 5 });
+  assert.ok(lexical.hits.some((h) => h.path === 'adr-002-config.md'), JSON.stringify(lexical.hits.map((h) => h.path)));
+  const r = await recall(p, q, { mode: 'hybrid', vectors: channel, limit: 5 });
+  assert.deepEqual(r.hits.map((h) => `${h.path} ${h.explain.vector?.cosine}`), []);
+  assert.ok(r.warnings.some((w) => /^no matching notes: 50 % of the query's words occur in no note/.test(w)), r.warnings.join(' | '));
+  // The same channel without a calibrated floor has no gate either: it answers.
+  const ungated = await recall(p, q, { mode: 'hybrid', vectors: { ...channel, floor: undefined }, limit: 5 });
+  assert.ok(ungated.hits.length > 0);
+});
+
+test('a query whose every word some note contains is never gated, whatever its cosines', async () => {
+  const r = await recall(p, 'change flat configuration file', { mode: 'hybrid', vectors: channel, limit: 5 });
+  assert.equal(r.hits[0]?.path, 'adr-002-config.md', JSON.stringify(r.hits.map((h) => [h.path, h.explain])));
+  assert.ok(!r.warnings.some((w) => /no matching notes/.test(w)));
+});
+
+const cand = (docId: number, bm25: boolean, cosine?: number): RankedDoc => ({
+  docId,
+  chunkId: docId,
+  score: 1 / docId,
+  explain: { ...(bm25 ? { bm25: { rank: docId, score: 5 } } : {}), ...(cosine === undefined ? {} : { vector: { rank: docId, cosine } }) },
+});
+
+test('applyAnswerGate: all words known → unchanged; some unknown → all or nothing by the gate; most unknown → only vector hits over the floor', () => {
+  const cal = { floor: 0.58, gate: 0.51 };
+  const ranked = [cand(1, true, 0.3), cand(2, true), cand(3, false, 0.6), cand(4, true, 0.59)];
+  assert.deepEqual(applyAnswerGate(ranked, 1, 0.2, cal), ranked);
+  assert.deepEqual(applyAnswerGate(ranked, 0.75, 0.52, cal), ranked);
+  assert.deepEqual(applyAnswerGate(ranked, 0.75, 0.5, cal), []);
+  assert.deepEqual(applyAnswerGate(ranked, 0.4, 0.6, cal).map((r) => r.docId), [3, 4], 'BM25 hits count only through their cosine');
+  assert.deepEqual(applyAnswerGate([cand(1, true, 0.3)], 0.4, 0.6, cal), []);
+});
+
+test('the bundled model has a calibration, and a channel’s floor finds its gate', () => {
+  const floor = relevanceFloor(engine.config.id);
+  assert.ok(floor !== undefined, engine.config.id);
+  assert.equal(answerGateFor(floor), CALIBRATIONS[engine.config.id].gate);
+  assert.equal(answerGateFor(undefined), undefined);
+  assert.equal(answerGateFor(0.123), undefined);
+});
