@@ -25,12 +25,27 @@ const ortNativeBinding = {
     });
   },
 };
+// node-sqlite3-wasm requires node:crypto when it is evaluated, for its VFS's xRandomness alone — which SQLite
+// calls only when it writes (a journal, a temp name). A one-shot read (a clean scan, a recall) loaded the whole
+// crypto module for nothing (~10 ms of a Node 20 start, issue 17): the require moves into the one call site.
+const SQLITE_CRYPTO_REQUIRE = 'const crypto=require("node:crypto");';
+const sqliteLazyCrypto = {
+  name: 'sqlite-lazy-crypto',
+  setup(build) {
+    build.onLoad({ filter: /node-sqlite3-wasm[\\/]dist[\\/]node-sqlite3-wasm\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      if (src.split(SQLITE_CRYPTO_REQUIRE).length !== 2) throw new Error(`${args.path}: its node:crypto require changed; update esbuild.mjs`);
+      const lazy = 'const crypto={randomFillSync:(buf)=>require("node:crypto").randomFillSync(buf)};';
+      return { contents: src.replace(SQLITE_CRYPTO_REQUIRE, lazy), loader: 'js' };
+    });
+  },
+};
 // The require above is computed at run time on purpose.
 const quietRequire = { 'unsupported-require-call': 'silent' };
 const watch = process.argv.includes('--watch');
 const nodeCommon = {
   bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
-  minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding], logOverride: quietRequire,
+  minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteLazyCrypto], logOverride: quietRequire,
   // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
   define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
@@ -120,7 +135,7 @@ const splitBuild = {
   entryPoints: { cli: 'src/cli/bin.ts', mcp: 'src/mcp/bin.ts' },
   outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
   outExtension: { '.js': '.mjs' }, chunkNames: 'lazy-[name]-[hash]', entryNames: '[name]',
-  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding], logOverride: quietRequire,
+  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteLazyCrypto], logOverride: quietRequire,
   define: { __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: {
     js: [
