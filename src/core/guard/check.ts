@@ -51,7 +51,9 @@ export interface GuardCheckOptions {
 
 /** The use case behind `k0maru guard`, both hooks, the `guard_check` MCP tool and the editor command. */
 export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardResult> {
-  const t0 = performance.now();
+  // hrtime, not performance.now(): the first touch of `performance` loads Node's perf_hooks internals (~4 ms of a hook).
+  const t0 = process.hrtime.bigint();
+  const elapsedMs = () => Number(process.hrtime.bigint() - t0) / 1e6;
   const cwd = resolve(opts.cwd ?? process.cwd());
   const base = resolve(cwd, opts.repoPath ?? '.');
   checkRequestPaths({ cwd, repoPath: opts.repoPath, files: opts.files, confineTo: opts.confineTo });
@@ -80,7 +82,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
   else pending = worktreeChanges(root, opts.signal); // a cancel kills git, not only stops waiting for it
   pending.catch(() => {}); // awaited below; avoid an unhandled rejection while rules load
 
-  const trace = (opts.env ?? process.env).K0MARU_GUARD_TRACE ? (what: string) => process.stderr.write(`guard: ${what} at ${(performance.now() - t0).toFixed(1)} ms\n`) : () => {};
+  const trace = (opts.env ?? process.env).K0MARU_GUARD_TRACE ? (what: string) => process.stderr.write(`guard: ${what} at ${elapsedMs().toFixed(1)} ms\n`) : () => {};
   trace('start');
   const openIndex = (opts.env ?? process.env).K0MARU_GUARD_CACHE === '1';
   // A flush killed between writing a new ADR and marking the old one superseded is finished first (flush/recover.ts).
@@ -119,7 +121,7 @@ export async function guardCheck(opts: GuardCheckOptions = {}): Promise<GuardRes
       inactiveAdrs: ruleCounts(adrs).inactiveAdrs,
       files: checked.length,
       addedLines: checked.reduce((n, f) => n + f.added.length, 0),
-      ms: performance.now() - t0,
+      ms: elapsedMs(),
     },
     source,
   };

@@ -1,11 +1,11 @@
 import { K0Error } from '../errors';
 import { freeRe2, loadRe2, withRe2 } from './re2Pool';
-import { analyzeRegex, requiredLiteral } from './regexShape';
+import { analyzeRegex, pinnedPrefix, requiredLiteral } from './regexShape';
 import type { PatternSpec } from './types';
 
 // Callers and tests reach the engine's parts through this module.
 export { RE2_POOL, re2PoolSize } from './re2Pool';
-export { analyzeRegex, requiredLiteral } from './regexShape';
+export { analyzeRegex, pinnedPrefix, requiredLiteral } from './regexShape';
 
 /**
  * Pattern matching for rules, in linear time for every input. Literals use indexOf. A regex runs on V8's engine
@@ -21,7 +21,10 @@ export { analyzeRegex, requiredLiteral } from './regexShape';
  *    characters are copied for one line (a 1 MB line yields its first match only), so a long line with a match
  *    every few characters cannot make RE2 copy it thousands of times;
  *  - lines longer than MAX_JS_LINE go to RE2 even when V8 could run the regex (V8's cost is linear but with the
- *    regex width as factor).
+ *    regex width as factor);
+ *  - a regex that starts with a literal and is linear from one start position (`\bsetTimeout\(\s*"`; see
+ *    pinnedPrefix) runs on V8 for a line where that literal occurs once — one start position, as for `^…` — and
+ *    on RE2 for a line that repeats it. The usual commit then never loads RE2 at all.
  */
 const MAX_JS_LINE = 2000;
 /** One rule reports at most this many matches in one line (a 1 MB minified line is still one line to fix). */
@@ -90,6 +93,9 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   const lit = requiredLiteral(spec.source);
   const js = analyzeRegex(spec.source).linearOnV8 ? tryJsRegex(spec.source, spec.ignoreCase) : undefined;
   const jsText = js ? tryJsRegex(spec.source, spec.ignoreCase, 'gm') : undefined;
+  // Case-sensitive only: indexOf must find exactly the positions where V8 could start a match.
+  const pin = !js && !fold ? pinnedPrefix(spec.source) : undefined;
+  const jsPinned = pin ? tryJsRegex(spec.source, false) : undefined;
   // Should RE2 refuse a regex validation accepted (validateRegex may ask V8 alone), V8 may stand in only where it
   // runs in linear time; anything else is a rule error, never a backtracking V8 run.
   const refused = (): never => {
@@ -121,6 +127,11 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
     foldCase: fold,
     matchLine(line) {
       if (js && line.length <= MAX_JS_LINE) return jsHits(js, line);
+      if (jsPinned && line.length <= MAX_JS_LINE) {
+        const starts = startPositions(line, pin!);
+        if (starts === 0) return []; // every match starts with the literal
+        if (starts === 1) return jsHits(jsPinned, line);
+      }
       const max = Math.max(1, Math.min(MAX_HITS_PER_LINE, Math.floor(RE2_COPY_BUDGET / Math.max(1, line.length))));
       return withRe2(
         spec.source,
@@ -145,6 +156,13 @@ export function compilePattern(spec: PatternSpec): CompiledPattern {
   };
 }
 
+
+/** At how many positions `lit` occurs in `line` (overlapping ones count): 0, 1, or 2 for "more than one". */
+function startPositions(line: string, lit: string): 0 | 1 | 2 {
+  const at = line.indexOf(lit);
+  if (at < 0) return 0;
+  return line.indexOf(lit, at + 1) < 0 ? 1 : 2;
+}
 
 function tryJsRegex(source: string, ignoreCase: boolean, flags = 'g'): RegExp | undefined {
   try {

@@ -21,10 +21,15 @@ export interface RegexShape {
    * leading `^` (lines are matched one at a time, without the `m` flag, so `^` is the line start).
    */
   linearOnV8: boolean;
+  /**
+   * V8 runs it in linear time from any one start position: shared syntax, no `|`, no quantifier on a group, at
+   * most one variable-length quantifier (linearOnV8 adds: and then anchored, so there is one start position).
+   */
+  linearFromOneStart: boolean;
 }
 
 export function analyzeRegex(src: string): RegexShape {
-  const no: RegexShape = { shared: false, linearOnV8: false };
+  const no: RegexShape = { shared: false, linearOnV8: false, linearFromOneStart: false };
   if (src.length > MAX_SHARED_SOURCE) return no;
   let variable = 0;
   let alternation = false;
@@ -87,8 +92,44 @@ export function analyzeRegex(src: string): RegexShape {
     }
     prevWasGroupEnd = false;
   }
-  const linearOnV8 = !alternation && !quantifiedGroup && (variable === 0 || (variable === 1 && src.startsWith('^')));
-  return { shared: true, linearOnV8 };
+  const linearFromOneStart = !alternation && !quantifiedGroup && variable <= 1;
+  const linearOnV8 = linearFromOneStart && (variable === 0 || src.startsWith('^'));
+  return { shared: true, linearOnV8, linearFromOneStart };
+}
+
+/**
+ * The literal every match starts with (after `\b` / `\B`), when the regex is linear from one start position:
+ * on a line where that literal occurs at exactly one position, a match can only start there, so V8 tries one
+ * start as it does for a `^`-anchored regex (the other positions fail within the literal's length). Then V8 may
+ * run it instead of RE2 — whose WASM costs a one-shot hook ~40 ms to load — for lines that do not repeat the
+ * literal. Only case-sensitive printable ASCII literals: indexOf then finds exactly the positions V8 would.
+ */
+export function pinnedPrefix(src: string): string | undefined {
+  if (!analyzeRegex(src).linearFromOneStart) return undefined;
+  let i = 0;
+  while (src.startsWith('\\b', i) || src.startsWith('\\B', i)) i += 2;
+  let lit = '';
+  const isQuant = (c: string | undefined) => c === '*' || c === '+' || c === '?' || c === '{';
+  while (i < src.length) {
+    const c = src[i];
+    let ch: string;
+    let width: number;
+    if (c === '\\') {
+      const n = src[i + 1] ?? '';
+      if (!/^[!-/:-@[-`{-~]$/.test(n)) break; // \s, \d, … end the literal; only escaped punctuation is one
+      ch = n;
+      width = 2;
+    } else if ('^$.|?*+()[]{}'.includes(c)) break;
+    else {
+      ch = c;
+      width = 1;
+    }
+    if (isQuant(src[i + width])) break; // `ab+`: the `b` may repeat, the literal is `a`
+    if (!/^[\x20-\x7e]$/.test(ch)) break;
+    lit += ch;
+    i += width;
+  }
+  return lit.length >= 2 ? lit : undefined;
 }
 
 function skipClass(src: string, start: number): number {

@@ -69,7 +69,9 @@ export async function unmatchedScopes(root: string, rules: GuardRule[], opts: Sc
   if (stamp && cachePath && opts.cacheDir) {
     // Keep what other rule sets (another project filter) learnt at this stamp too.
     const keep = cached ? [...cached].filter((k) => !keys.has(k)) : [];
-    writeMatched(opts.cacheDir, cachePath, stamp, [...matched, ...keep].slice(0, MAX_KEYS));
+    const next = [...matched, ...keep].slice(0, MAX_KEYS);
+    // Nothing learnt (the same scopes still match nothing at this stamp): the file already says all of it.
+    if (!cached || next.length !== cached.size || next.some((k) => !cached.has(k))) writeMatched(opts.cacheDir, cachePath, stamp, next);
   }
   return { diagnostics, source: 'git' };
 }

@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 
 /**
  * How the WASM engines we ship (SQLite: ~1.3 MB of WASM, RE2) are compiled. V8 compiles WASM with its baseline
@@ -32,6 +31,9 @@ export function quickWasmStart(): boolean {
 /** Runs `load` (which compiles a WASM module synchronously, e.g. a require) with tier-up off when the process opted in. */
 export function compileWasmQuickly<T>(load: () => T): T {
   if (!quick) return load();
+  // node:v8 is required here, not imported at the top: loading it costs a one-shot command ~5 ms (heap utils,
+  // serdes, profiler bindings) even when it compiles no WASM at all (a hook that meets no RE2 rule).
+  const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
   setFlagsFromString('--liftoff-only');
   try {
     return load();
