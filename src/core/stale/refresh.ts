@@ -43,9 +43,14 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
   const byId = new Map(stored.map((n) => [n.docId, n]));
   const changedDocs = docs.filter((d) => byId.get(d.id)?.hash !== d.hash || byId.get(d.id)?.path !== d.path);
   const top = repo.top;
+  // Each note's repository path, worked out once per path while the state is kept.
+  const repoPaths = kept?.repoPaths ?? new Map<string, string | undefined>();
   const repoPathOf = (indexPath: string): string | undefined => {
+    if (repoPaths.has(indexPath)) return repoPaths.get(indexPath);
     const rel = toPosix(relative(top, noteFilePath(project.paths, indexPath)));
-    return rel.startsWith('../') || rel === '..' ? undefined : rel;
+    const out = rel.startsWith('../') || rel === '..' ? undefined : rel;
+    repoPaths.set(indexPath, out);
+    return out;
   };
   const folders = noteSources(project.paths, project.config)
     .map((s) => toPosix(relative(top, s.root)))
@@ -222,7 +227,8 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     generation,
   };
   idx.write(() => {
-    ensureTables(idx);
+    // A kept state's tables are there: the index file is the one its check wrote.
+    if (!kept) ensureTables(idx);
     // Rows of removed documents; the documents of a kept state are those of the last check, which removed them.
     if (!kept) idx.run(`DELETE FROM stale_notes WHERE doc_id NOT IN (SELECT id FROM documents)`);
     writeNotes(idx, notes.filter((n) => !unchanged(n, byId.get(n.docId))));
@@ -230,7 +236,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
     for (const [k, v] of Object.entries(meta)) if (kept?.meta?.[k] !== v) writeMeta(idx, k, v);
   });
   result.ms = performance.now() - t0;
-  return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, dirtyAll: [...dirtyNow], generation, defs: cache, meta, verified: verifiedOf } };
+  return { result, state: { notes, docs, prevHead: head, stamps: newStamps, dirty: dirtyAnchored, dirtyAll: [...dirtyNow], generation, defs: cache, meta, verified: verifiedOf, repoPaths } };
 }
 
 /**

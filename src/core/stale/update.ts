@@ -122,13 +122,18 @@ export async function updateStaleness(project: Project, opts: { signal?: AbortSi
   if (memo && sameIndex && memo.head === head && stampsHold(repo.top, memo.stamps, moved)) {
     return { ...memo.result, ms: performance.now() - t0, warnings: [] };
   }
-  const quick = quickState(project);
   // Mid-rebase / merge the working tree is between two histories: keep the last verdicts until it is done.
   const busy = OPERATION_FILES.some((f) => existsSync(join(repo.gitDir, f)));
-  if (quick?.status && (busy || (quick.same && quick.head === head && quick.status.enabled && stampsHold(repo.top, quick.stamps)))) {
-    const result = { checked: quick.checked, stale: quick.stale, status: quick.status };
-    if (!busy) setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result }, memo);
-    return { ...result, ms: performance.now() - t0, warnings: [] };
+  if (memo && sameIndex) {
+    // The index holds what the memo says (no process wrote it since): the clean test above was the stored one.
+    if (busy) return { ...memo.result, ms: performance.now() - t0, warnings: [] };
+  } else {
+    const quick = quickState(project);
+    if (quick?.status && (busy || (quick.same && quick.head === head && quick.status.enabled && stampsHold(repo.top, quick.stamps)))) {
+      const result = { checked: quick.checked, stale: quick.stale, status: quick.status };
+      if (!busy) setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result }, memo);
+      return { ...result, ms: performance.now() - t0, warnings: [] };
+    }
   }
   const kept = memo?.state && sameIndex ? memo.state : undefined;
   const { refresh } = await import('./refresh');

@@ -31,6 +31,8 @@ export interface StoredState {
   defs?: DefinitionCache;
   /** Each document's `verified_at` (by id), for the same documents. */
   verified?: Map<number, string | undefined>;
+  /** Note index path → repository path (undefined: outside the repository), for the same project. */
+  repoPaths?: Map<string, string | undefined>;
   /** The stale_meta values written at that check (an update rewrites only those that changed). */
   meta?: Record<string, string>;
   /** The scanner's `meta.generation` when the documents were read. */

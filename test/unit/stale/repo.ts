@@ -18,11 +18,13 @@ export interface StaleRepo {
 
 const ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e', GIT_CONFIG_NOSYSTEM: '1' };
 
-export function staleRepo(opts: { git?: boolean } = {}): StaleRepo {
+/** `fixedDates`: every commit dated the same, so two repositories built by the same steps have the same hashes. */
+export function staleRepo(opts: { git?: boolean; fixedDates?: boolean } = {}): StaleRepo {
   const root = mkdtempSync(join(tmpdir(), 'k0-stale-'));
   mkdirSync(join(root, '.k0maru', 'wiki'), { recursive: true });
   writeFileSync(join(root, '.gitignore'), '.k0maru/index.db*\n.k0maru/cache/\n');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...ENV } });
+  const dates = opts.fixedDates ? { GIT_AUTHOR_DATE: '2026-11-20T10:00:00Z', GIT_COMMITTER_DATE: '2026-11-20T10:00:00Z' } : {};
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...ENV, ...dates } });
   if (opts.git !== false) {
     git('init', '-q', '-b', 'main');
     git('config', 'commit.gpgsign', 'false');
