@@ -96,6 +96,8 @@ function main() {
     const result = {
       when: new Date().toISOString(),
       command: 'node esbuild.mjs && npx tsx bench/startCost.ts',
+      // The build measured: dist/ holds whatever the working tree had when it was built, this names its base.
+      commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: join(__dirname, '..') }).stdout.trim() || null,
       machine: { cpus: cpus().length, loadavgBefore: loadBefore, loadavgAfter: loadavg().map((x) => round(x, 2)) },
       runs: RUNS,
       recallQuery: query,
