@@ -10,7 +10,7 @@ import { DEFAULT_PASSAGES, VectorStore, type PassageOptions } from '../search/ve
 import { embedWithinBudget, type CatchUpOptions, type CatchUpReport, type EmbedTexts } from './budget';
 import { defaultModelsRoot } from './install';
 import { readModelFolder, type ModelConfig } from './modelConfig';
-import { ModelLoader, stillLoadingWarning } from './modelLoader';
+import { ModelLoader, nativeRuntimeHere, stillLoadingWarning } from './modelLoader';
 import { resolveModelDir } from './modelLocation';
 
 /** Anything that turns texts into vectors of the store's model: the worker in the product, an engine in benches. */
@@ -135,7 +135,9 @@ export async function openVectorChannel(index: IndexDb, opts: OpenVectorsOptions
   // A process that opted into a quick WASM start (the CLI) compiles the 14 MB runtime without TurboFan tier-up
   // too: it runs one inference, and the tier-up cost ~0.8 s CPU of a ~2 s load here (V8 flags are per process, so
   // the worker thread's compile sees it; set back once the model is loaded).
-  const quick = quickWasmStart();
+  // (Only for the WASM worker: on the native runtime nothing but the search kernel compiles meanwhile, and it
+  // should run at full speed.)
+  const quick = quickWasmStart() && !nativeRuntimeHere(env);
   if (quick) setFlagsFromString('--liftoff-only');
   const loading = loader.load();
   loading.catch(() => {}).finally(() => quick && setFlagsFromString('--no-liftoff-only'));

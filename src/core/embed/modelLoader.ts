@@ -112,7 +112,7 @@ function untilExists(file: string, stop: () => boolean): Promise<void> {
 }
 
 /** Whether this process would run the model on onnxruntime-node (its binary is here, nothing forces WASM). */
-function nativeRuntimeHere(env: NodeJS.ProcessEnv): boolean {
+export function nativeRuntimeHere(env: NodeJS.ProcessEnv): boolean {
   try {
     return requestedRuntime(env) !== 'wasm' && nativeBinaryDir() !== undefined;
   } catch {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { statSync, type BigIntStats } from 'node:fs';
 import type { IndexDb } from '../index/db';
 import type { ChannelHit } from './bm25';
 import { DotKernel } from './dotKernel';
-import { encodeSnapshot, newSnapshotToken, openSnapshot, SNAPSHOT_TABLE_SQL, snapshotPath, writeSnapshotFile, type SnapshotKey } from './vectorSnapshot';
+import { encodeSnapshot, newSnapshotToken, openSnapshot, SNAPSHOT_TABLE_SQL, snapshotPath, writeSnapshotFile, type OpenedSnapshot, type RowPassages, type SnapshotKey } from './vectorSnapshot';
 
 /**
  * Vectors live in the index db beside the chunks, keyed by (model id, hash of the exact text embedded), so an
@@ -53,6 +54,14 @@ export function passagesOf(chunk: { id: number; docId: number; title: string; he
   return out;
 }
 
+function statOrUndefined(path: string): BigIntStats | undefined {
+  try {
+    return statSync(path, { bigint: true });
+  } catch {
+    return undefined;
+  }
+}
+
 function toBlob(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
 }
@@ -94,11 +103,15 @@ export class VectorStore {
   private embeddedPassages = 0;
   private loadedGen: string | undefined;
   private epoch = -1;
+  /** The index file's stamp at the last refresh (IndexDb.fileStamp). */
+  private stamp = '';
   /**
    * Loaded from a snapshot (vectorSnapshot.ts): passages carry no text and no chunk is cached, so the first
    * pendingPassages() or generation change re-reads the chunks the way a fresh store does.
    */
   private seeded = false;
+  /** A snapshot read for searching only (see loadSnapshot); undefined once materialized or when none was read. */
+  private lazy: (RowPassages & { rows: number; passages: number; missing: number; decode: OpenedSnapshot['decode'] }) | undefined;
   /** The (generation, epoch) the snapshot file on disk is known to hold: nothing to write while it still does. */
   private snapshotAt: string | undefined;
 
@@ -138,6 +151,15 @@ export class VectorStore {
    * when nothing changed, which is the common case: a host calls this before every recall.
    */
   refresh(): void {
+    // The index file untouched since the last refresh (inode, mtime in ns, size): nobody wrote, so neither the
+    // generation nor the epoch moved — a stat instead of two queries and their lock round trips (a long-lived
+    // host refreshes before every hybrid call). Taken before the reads: a write during them changes it again.
+    // File times are coarse (a kernel tick): a stamp younger than a second may hide a same-size write made in the
+    // same tick, so it is trusted only once the file has been left alone that long.
+    const st = statOrUndefined(this.idx.path);
+    const stamp = st ? `${st.ino}:${st.mtimeNs}:${st.size}` : '';
+    if (stamp && stamp === this.stamp && Date.now() - Number(st!.mtimeMs) > 1000) return;
+    this.stamp = stamp;
     const gen = String(this.idx.get("SELECT value FROM meta WHERE key = 'generation'")?.value ?? '0');
     const epoch = this.readEpoch();
     let look = false;
@@ -156,7 +178,10 @@ export class VectorStore {
       this.epoch = epoch;
       look = true;
     }
-    if (look) this.loadMissingVectors();
+    if (look) {
+      this.materialize();
+      this.loadMissingVectors();
+    }
   }
 
   private readEpoch(): number {
@@ -295,12 +320,27 @@ export class VectorStore {
     const kernel = new DotKernel(this.dim);
     let read = false;
     try {
-      kernel.loadWith(snap.rowHashes.length, (target) => (read = snap.readMatrix(target)));
+      kernel.loadWith(snap.rows, (target) => (read = snap.readMatrix(target)));
     } finally {
       snap.close();
     }
     if (!read) return false;
-    // Snapshot passages have no text: pendingPassages() re-reads the chunks before it hands any out.
+    this.kernel = kernel;
+    // Searching needs only which documents each row belongs to; the maps (and a hex string per hash) are built
+    // the first time anything else is asked of the store (materialize()).
+    this.lazy = { ...snap.rowPassages(), rows: snap.rows, passages: snap.passages, missing: snap.missing, decode: () => snap.decode() };
+    this.chunkCache = new Map();
+    this.seeded = true;
+    this.snapshotAt = `${generation}/${epoch}`;
+    return true;
+  }
+
+  /** Turns a lazily read snapshot into the store's maps (passages still without text: see unseed()). */
+  private materialize(): void {
+    const lazy = this.lazy;
+    if (!lazy) return;
+    this.lazy = undefined;
+    const snap = lazy.decode();
     const passages = snap.passages as Passage[];
     const byHash = new Map<string, number[]>();
     for (let i = 0; i < passages.length; i++) {
@@ -312,20 +352,15 @@ export class VectorStore {
     }
     this.passages = passages;
     this.byHash = byHash;
-    this.kernel = kernel;
     this.rowHash = snap.rowHashes;
     this.rowOf = new Map(snap.rowHashes.map((h, i) => [h, i]));
     this.missing = new Set(snap.missing);
-    this.embeddedPassages = 0;
-    for (const h of snap.rowHashes) this.embeddedPassages += byHash.get(h)?.length ?? 0;
-    this.chunkCache = new Map();
-    this.seeded = true;
-    this.snapshotAt = `${generation}/${epoch}`;
-    return true;
+    this.embeddedPassages = lazy.embedded;
   }
 
   /** Gives the passages of a snapshot-seeded store their texts back (a full re-read of the chunks). */
   private unseed(): void {
+    this.materialize();
     this.seeded = false;
     this.chunkCache = new Map();
   }
@@ -340,6 +375,7 @@ export class VectorStore {
     const at = `${this.loadedGen}/${this.epoch}`;
     if (at === this.snapshotAt) return false;
     try {
+      this.materialize();
       // Only rows some passage uses (edits leave dead rows in the matrix until compaction).
       const live = this.rowHash.map((h, r) => [h, r] as const).filter(([h]) => this.byHash.has(h));
       const matrix = new Float32Array(live.length * this.dim);
@@ -372,16 +408,18 @@ export class VectorStore {
   }
 
   pending(): number {
-    return this.missing.size;
+    return this.lazy ? this.lazy.missing : this.missing.size;
   }
 
   get size(): { passages: number; embedded: number } {
+    if (this.lazy) return { passages: this.lazy.passages, embedded: this.lazy.embedded };
     return { passages: this.passages.length, embedded: this.embeddedPassages };
   }
 
   /** Stores vectors for passages (by hash); they are searchable at once (no refresh needed). */
   put(entries: { hash: string; vector: Float32Array }[]): void {
     if (!entries.length) return;
+    this.materialize();
     const n = this.idx.write(() => {
       const stmt = this.idx.prepare('INSERT OR REPLACE INTO vectors(model, hash, vec) VALUES (?, ?, ?)');
       try {
@@ -421,7 +459,7 @@ export class VectorStore {
 
   /** Exact cosine top-`pool` documents (best passage per document). */
   search(query: Float32Array, pool: number): ChannelHit[] {
-    const n = this.rowHash.length;
+    const n = this.lazy ? this.lazy.rows : this.rowHash.length;
     const scores = this.kernel.scores(query);
     // Only the best few rows can matter: sort a shortlist, widen it if it holds too few distinct documents.
     for (let want = Math.min(n, pool * 8); ; want = Math.min(n, want * 4)) {
@@ -447,6 +485,19 @@ export class VectorStore {
   private bestDocs(scores: Float32Array, rows: number[], pool: number): ChannelHit[] {
     rows.sort((a, b) => scores[b] - scores[a]);
     const best = new Map<number, ChannelHit>();
+    const lazy = this.lazy;
+    if (lazy) {
+      // The same walk over a lazily read snapshot: row r's passages, in passage order.
+      for (const r of rows) {
+        for (let k = lazy.start[r]; k < lazy.start[r + 1]; k++) {
+          const docId = lazy.docId[k];
+          if (best.has(docId)) continue;
+          best.set(docId, { docId, chunkId: lazy.chunkId[k], rank: best.size + 1, score: scores[r] });
+          if (best.size >= pool) return [...best.values()];
+        }
+      }
+      return [...best.values()];
+    }
     for (const r of rows) {
       for (const pi of this.byHash.get(this.rowHash[r]) ?? []) {
         const p = this.passages[pi];
@@ -460,6 +511,7 @@ export class VectorStore {
 
   /** Drops vectors no passage of the current index uses (this model), and every vector of other models. */
   prune(): number {
+    this.materialize();
     const live = this.byHash;
     const stored = this.idx.all('SELECT hash FROM vectors WHERE model = ?', [this.modelId]).map((r) => String(r.hash));
     const dead = stored.filter((h) => !live.has(h));

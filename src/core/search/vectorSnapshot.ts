@@ -112,11 +112,25 @@ export function encodeSnapshot(key: SnapshotKey, stamp: SnapshotStamp, data: Sna
   return buf;
 }
 
+/** Per matrix row, the passages that use its vector (rows × passages as offsets into two flat arrays). */
+export interface RowPassages {
+  /** Row r's passages are at [start[r], start[r + 1]) of docId / chunkId, in passage order. */
+  start: Uint32Array;
+  docId: Uint32Array;
+  chunkId: Uint32Array;
+  /** Passages with a vector (the rest wait for one). */
+  embedded: number;
+}
+
 /** A snapshot whose structure passed its checks; the matrix is read on demand, straight into its destination. */
 export interface OpenedSnapshot {
-  passages: SnapshotPassage[];
-  rowHashes: string[];
-  missing: string[];
+  rows: number;
+  passages: number;
+  missing: number;
+  /** What a search needs, without a string or an object per passage (a one-shot recall needs nothing more). */
+  rowPassages(): RowPassages;
+  /** Everything, as the store's maps want it (hashes as hex strings). */
+  decode(): { passages: SnapshotPassage[]; rowHashes: string[]; missing: string[] };
   /** Reads the rows × dim matrix into `target`; false when the file came up short. */
   readMatrix(target: Float32Array): boolean;
   close(): void;
@@ -148,23 +162,47 @@ export function openSnapshot(path: string, key: SnapshotKey, stamp: SnapshotStam
     if (h.generation !== stamp.generation || h.epoch !== stamp.epoch || h.token !== stamp.token) return shut(fd);
     const [np, nr, nm] = [h.passages, h.rows, h.missing];
     if (![np, nr, nm].every((n) => Number.isSafeInteger(n) && n! >= 0)) return shut(fd);
+    const rows = nr!;
+    const count = np!;
+    const hashes = nr! + nm!;
     const headerEnd = pad4(PREFIX + headerLen) - PREFIX;
-    const passagesEnd = headerEnd + np! * 12;
-    if (pad4(PREFIX + passagesEnd + (nr! + nm!) * HASH_BYTES) !== structEnd || size !== structEnd + nr! * key.dim * 4) return shut(fd);
-    const hashes: string[] = new Array(nr! + nm!);
-    for (let i = 0, off = passagesEnd; i < hashes.length; i++, off += HASH_BYTES) hashes[i] = struct.toString('hex', off, off + HASH_BYTES);
-    const passages: SnapshotPassage[] = new Array(np!);
-    for (let i = 0, off = headerEnd; i < np!; i++, off += 12) {
-      const at = struct.readUInt32LE(off + 8);
-      if (at >= hashes.length) return shut(fd);
-      passages[i] = { chunkId: struct.readUInt32LE(off), docId: struct.readUInt32LE(off + 4), hash: hashes[at] };
-    }
+    const passagesEnd = headerEnd + count * 12;
+    if (pad4(PREFIX + passagesEnd + hashes * HASH_BYTES) !== structEnd || size !== structEnd + rows * key.dim * 4) return shut(fd);
+    const at = (i: number) => struct.readUInt32LE(headerEnd + i * 12 + 8);
+    for (let i = 0; i < count; i++) if (at(i) >= hashes) return shut(fd);
     const file = fd;
     fd = undefined;
     return {
-      passages,
-      rowHashes: hashes.slice(0, nr),
-      missing: hashes.slice(nr),
+      rows,
+      passages: count,
+      missing: nm!,
+      rowPassages(): RowPassages {
+        const start = new Uint32Array(rows + 1);
+        let embedded = 0;
+        for (let i = 0; i < count; i++) {
+          const r = at(i);
+          if (r < rows) (start[r + 1]++, embedded++);
+        }
+        for (let r = 0; r < rows; r++) start[r + 1] += start[r];
+        const next = start.slice(0, rows);
+        const docId = new Uint32Array(embedded);
+        const chunkId = new Uint32Array(embedded);
+        for (let i = 0, off = headerEnd; i < count; i++, off += 12) {
+          const r = struct.readUInt32LE(off + 8);
+          if (r >= rows) continue;
+          const k = next[r]++;
+          chunkId[k] = struct.readUInt32LE(off);
+          docId[k] = struct.readUInt32LE(off + 4);
+        }
+        return { start, docId, chunkId, embedded };
+      },
+      decode() {
+        const hex: string[] = new Array(hashes);
+        for (let i = 0, off = passagesEnd; i < hashes; i++, off += HASH_BYTES) hex[i] = struct.toString('hex', off, off + HASH_BYTES);
+        const passages: SnapshotPassage[] = new Array(count);
+        for (let i = 0, off = headerEnd; i < count; i++, off += 12) passages[i] = { chunkId: struct.readUInt32LE(off), docId: struct.readUInt32LE(off + 4), hash: hex[struct.readUInt32LE(off + 8)] };
+        return { passages, rowHashes: hex.slice(0, rows), missing: hex.slice(rows) };
+      },
       readMatrix(target: Float32Array): boolean {
         const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
         for (let got = 0; got < bytes.length; ) {

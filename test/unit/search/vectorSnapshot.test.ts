@@ -52,6 +52,15 @@ test('a saved snapshot is read by the next store, which answers exactly as one r
     assert.deepEqual(fromFile.size, fromIndex.size);
     assert.equal(fromFile.pending(), 0);
     assert.equal(searchOf(fromFile, 8), searchOf(fromIndex, 8));
+    // It follows the index like any store: a note edited and scanned, its new passage stored by someone else.
+    writeFileSync(join(v.dir, 'n3.md'), '# Note 3\n\nnow about something else.\n');
+    await v.scanner.scan();
+    fill(new VectorStore(v.idx, 'm8', 8));
+    fromFile.refresh();
+    fromIndex.refresh();
+    assert.deepEqual(fromFile.size, fromIndex.size);
+    assert.equal(fromFile.pending(), 0);
+    assert.equal(searchOf(fromFile, 8), searchOf(fromIndex, 8));
   } finally {
     v.close();
   }
