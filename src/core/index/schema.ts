@@ -1,8 +1,10 @@
+import { COLUMNS } from './ftsLayout';
+
 /**
- * Bump when the layout or what the parser extracts changes (v3: Markdown links; v4: token_events): older indexes
- * are rebuilt.
+ * Bump when the layout or what the parser extracts changes (v3: Markdown links; v4: token_events; v5: chunks_fts
+ * without per-row sizes, columns per length bucket): older indexes are rebuilt.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -30,12 +32,16 @@ CREATE TABLE IF NOT EXISTS chunks(
   text TEXT NOT NULL,
   line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
-  hash TEXT NOT NULL
+  hash TEXT NOT NULL,
+  fts_bucket INTEGER NOT NULL DEFAULT 0 -- length bucket of the row in chunks_fts (ftsLayout.ts)
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id);
+-- Contentless, without per-row sizes (columnsize=0: bm25 reads no size record per match), and each field once per
+-- length bucket so bm25 keeps each row's length normalisation through its weights (ftsLayout.ts, issue #17).
+-- A row is removed with FTS5's 'delete' command and the values it was indexed with (store.ts).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-  title, heading, body,
-  content='', contentless_delete=1,
+  ${COLUMNS.join(', ')},
+  content='', columnsize=0,
   tokenize='unicode61 remove_diacritics 2'
 );
 CREATE TABLE IF NOT EXISTS links(

@@ -1,10 +1,13 @@
 import type { IndexDb, IndexStatement } from './db';
 import type { ParsedNote } from '../vault/markdown';
 import { chunkNote } from './chunk';
+import { bucketOf, COLUMNS, ftsValuesSql, tokenCount } from './ftsLayout';
 import { isRetiredStatus, tierFor } from './tiers';
 import { extractStatus } from '../vault/status';
 
-const CHUNK_INSERT = 'INSERT INTO chunks(doc_id, ord, heading, text, line, end_line, hash)';
+const CHUNK_INSERT = 'INSERT INTO chunks(doc_id, ord, heading, text, line, end_line, hash, fts_bucket)';
+/** The FTS values of `chunks c JOIN documents d`, in COLUMNS order: the same expression inserts and deletes a row. */
+const FTS_VALUES = ftsValuesSql('c.fts_bucket', { title: 'd.title', heading: 'c.heading', body: 'c.text' });
 const LINK_INSERT = 'INSERT INTO links(from_doc, target, heading, line, embed)';
 const ROWS_PER_INSERT = 8;
 
@@ -30,7 +33,12 @@ export class DocumentWriter {
   constructor(private readonly idx: IndexDb) {
     this.stmts = {
       findDoc: idx.prepare('SELECT id FROM documents WHERE path = ?'),
-      deleteFts: idx.prepare('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)'),
+      // A contentless table forgets a row only when told what it indexed: the same title, heading and text fillFts
+      // gave it (documents and chunks are written once per upsert and never updated in place).
+      deleteFts: idx.prepare(
+        `INSERT INTO chunks_fts(chunks_fts, rowid, ${COLUMNS.join(', ')})
+         SELECT 'delete', c.id, ${FTS_VALUES} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.doc_id = ?`,
+      ),
       deleteDoc: idx.prepare('DELETE FROM documents WHERE id = ?'),
       insertDoc: idx.prepare(
         `INSERT INTO documents(path, hash, mtime_ms, size, title, tier, category, status, date, tags, superseded, frontmatter, warnings)
@@ -40,8 +48,8 @@ export class DocumentWriter {
       // One statement fills the FTS table for the whole batch from rows already in SQLite: the text crosses the
       // JS→WASM boundary once instead of twice, which is most of the cold-index cost.
       fillFts: idx.prepare(
-        `INSERT INTO chunks_fts(rowid, title, heading, body)
-         SELECT c.id, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id > ?`,
+        `INSERT INTO chunks_fts(rowid, ${COLUMNS.join(', ')})
+         SELECT c.id, ${FTS_VALUES} FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id > ?`,
       ),
       touch: idx.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE path = ?'),
     };
@@ -73,7 +81,12 @@ export class DocumentWriter {
       rec.warnings.length ? JSON.stringify(rec.warnings) : null,
     ]);
     const docId = Number(res.lastInsertRowid);
-    const chunkRows = chunkNote(note).map((c) => [docId, c.ord, c.heading, c.text, c.line, c.endLine, chunkHash(c.text)]);
+    // The row's length as FTS5 counts it picks its bucket (ftsLayout.ts): title, heading and text together.
+    const titleTokens = tokenCount(note.title);
+    const chunkRows = chunkNote(note).map((c) => [
+      docId, c.ord, c.heading, c.text, c.line, c.endLine, chunkHash(c.text),
+      bucketOf(titleTokens + tokenCount(c.heading) + tokenCount(c.text)),
+    ]);
     this.insertRows(this.chunkInserts, CHUNK_INSERT, chunkRows);
     const linkRows = note.links.map((l) => [docId, l.target.toLowerCase(), l.heading ?? null, l.line, l.embed ? 1 : 0]);
     this.insertRows(this.linkInserts, LINK_INSERT, linkRows);

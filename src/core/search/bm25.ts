@@ -1,5 +1,6 @@
 import type { IndexDb, Row } from '../index/db';
 import { ftsPhrases } from './ftsQuery';
+import { bm25Call } from './bm25Weights';
 
 export interface ChannelHit {
   docId: number;
@@ -22,8 +23,7 @@ export interface Bm25Options {
 }
 
 /** Title and headings outweigh body text: a note titled "Redis locks" is about Redis locks. */
-const WEIGHTS = { title: 8, heading: 3, body: 1 };
-const BM25 = `bm25(chunks_fts, ${WEIGHTS.title}, ${WEIGHTS.heading}, ${WEIGHTS.body})`;
+export const BM25_WEIGHTS = { title: 8, heading: 3, body: 1 };
 /**
  * Lexical channel: FTS5 bm25 over chunks, best chunk per document, `pool` documents deep.
  */
@@ -32,12 +32,13 @@ export function searchBm25(idx: IndexDb, query: string, pool: number, opts: Bm25
   if (!phrases.length) return [];
   const match = phrases.join(' OR ');
   const want = Math.max(pool * 8, 200);
-  const rows = opts.strategy === 'legacy' ? legacyRows(idx, match, want) : scoreAll(idx, match, want);
+  const bm25 = bm25Call(idx, BM25_WEIGHTS);
+  const rows = opts.strategy === 'legacy' ? legacyRows(idx, bm25, match, want) : scoreAll(idx, bm25, match, want);
   return bestChunkPerDoc(rows, pool);
 }
 
 /** Every match scored; the join to `chunks` comes after the LIMIT (before it, it cost one lookup per match). */
-function scoreAll(idx: IndexDb, match: string, want: number): Row[] {
+function scoreAll(idx: IndexDb, BM25: string, match: string, want: number): Row[] {
   return idx.all(
     `SELECT c.doc_id AS doc_id, f.id AS chunk_id, -f.s AS score
        FROM (SELECT rowid AS id, ${BM25} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f
@@ -48,7 +49,7 @@ function scoreAll(idx: IndexDb, match: string, want: number): Row[] {
 }
 
 /** The statement before #17: joins `chunks` for every match, then sorts. Bench comparison only. */
-function legacyRows(idx: IndexDb, match: string, want: number): Row[] {
+function legacyRows(idx: IndexDb, BM25: string, match: string, want: number): Row[] {
   return idx.all(
     `SELECT c.doc_id AS doc_id, c.id AS chunk_id, -${BM25} AS score
        FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid

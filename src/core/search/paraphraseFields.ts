@@ -1,5 +1,6 @@
 import type { ChannelHit } from './bm25';
 import { ftsPhrases } from './ftsQuery';
+import { bm25Call } from './bm25Weights';
 import type { LexicalSearch } from './prf';
 
 /**
@@ -18,10 +19,10 @@ export interface FieldOptions {
 
 export function fieldedBm25(opts: FieldOptions): LexicalSearch {
   const { title, heading, body } = opts.weights;
-  const bm25 = `bm25(chunks_fts, ${Number(title)}, ${Number(heading)}, ${Number(body)})`;
   return (idx, query, pool) => {
     const phrases = ftsPhrases(query);
     if (!phrases.length) return [];
+    const bm25 = bm25Call(idx, { title: Number(title), heading: Number(heading), body: Number(body) });
     const rows = idx.all(
       `SELECT c.doc_id AS doc_id, f.id AS chunk_id, -f.s AS score
          FROM (SELECT rowid AS id, ${bm25} AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) f

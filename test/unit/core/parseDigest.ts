@@ -31,10 +31,18 @@ export function writeRows(idx: IndexDb, all: { rel: string; raw: string }[], wri
   }
   return {
     documents: idx.all('SELECT * FROM documents ORDER BY id'),
-    chunks: idx.all('SELECT * FROM chunks ORDER BY id'),
+    // The columns the pre-change writer wrote (schema 5 added chunks.fts_bucket and split chunks_fts into length-
+    // bucket columns). A contentless table reads every column as NULL, so its rowids are what the recorded digest
+    // holds; schema 5's table (columnsize=0) cannot be scanned, so they are read from its index (fts5vocab).
+    chunks: idx.all('SELECT id, doc_id, ord, heading, text, line, end_line, hash FROM chunks ORDER BY id'),
     links: idx.all('SELECT * FROM links ORDER BY rowid'),
-    fts: idx.all('SELECT rowid, title, heading, body FROM chunks_fts ORDER BY rowid'),
+    fts: ftsRowids(idx),
   };
+}
+
+function ftsRowids(idx: IndexDb): unknown[] {
+  idx.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_rows USING fts5vocab(main, chunks_fts, instance)');
+  return idx.all('SELECT DISTINCT doc AS rowid, NULL AS title, NULL AS heading, NULL AS body FROM temp.fts_rows ORDER BY doc');
 }
 
 export function rowsDigest(rows: Record<string, unknown[]>): Record<string, { rows: number; sha256: string }> {

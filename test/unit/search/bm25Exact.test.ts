@@ -1,11 +1,13 @@
 // The BM25 channel (issue #17): the statement that joins `chunks` after the LIMIT returns exactly what scoring every
 // match and taking the best chunk per document returns, on a seeded realistic vault and on hand-made edge cases
-// (phrases, prefix-looking input, hostile input, a word in every note, edited and deleted notes). Real SQLite.
+// (phrases, prefix-looking input, hostile input, a word in every note, edited and deleted notes); and the length-
+// bucketed table without size records (ftsLayout.ts) scores like FTS5's bm25 with sizes. Real SQLite.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openProject, type Project } from '../../../src/core/project';
-import { searchBm25, type ChannelHit } from '../../../src/core/search/bm25';
+import { BM25_WEIGHTS, searchBm25, type ChannelHit } from '../../../src/core/search/bm25';
+import { bm25Call } from '../../../src/core/search/bm25Weights';
 import { buildFtsQuery } from '../../../src/core/search/ftsQuery';
 import { generateVault } from '../../../bench/lib/vaultGen';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
@@ -15,7 +17,7 @@ function reference(p: Project, query: string, pool: number): ChannelHit[] {
   const match = buildFtsQuery(query);
   if (!match) return [];
   const rows = p.index.all(
-    `SELECT c.doc_id AS doc_id, c.id AS chunk_id, -bm25(chunks_fts, 8, 3, 1) AS score
+    `SELECT c.doc_id AS doc_id, c.id AS chunk_id, -${bm25Call(p.index, BM25_WEIGHTS)} AS score
        FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?`,
     [match],
   );
@@ -31,7 +33,7 @@ function reference(p: Project, query: string, pool: number): ChannelHit[] {
 
 const key = (hits: ChannelHit[]) => hits.map((h) => `${h.rank}:${h.docId}:${h.chunkId}:${h.score.toFixed(9)}`);
 
-test('on a seeded 400-note vault every query gets the reference answer, and the same as the legacy statement', async () => {
+test('on a seeded 400-note vault every query gets the reference answer and the legacy statement\'s, and scores as bm25 with row sizes does', async () => {
   const v = tempVault();
   const gen = generateVault(v.notes, 400, 7);
   const p = openProject({ vault: v.root });
@@ -47,6 +49,39 @@ test('on a seeded 400-note vault every query gets the reference answer, and the 
       }
     }
     assert.ok(nonEmpty > gen.queries.length, 'most generated queries match something');
+
+    // The same chunks in a classic FTS5 table that keeps every row's size: bm25 there is the score by definition.
+    p.index.write(() => {
+      p.index.exec(`CREATE VIRTUAL TABLE sized USING fts5(title, heading, body, content='', tokenize='unicode61 remove_diacritics 2')`);
+      p.index.exec('INSERT INTO sized(rowid, title, heading, body) SELECT c.id, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id');
+    });
+    let hits = 0;
+    let sumErr = 0;
+    let sameBest = 0;
+    let queries = 0;
+    for (const q of gen.queries) {
+      const match = buildFtsQuery(q);
+      if (!match) continue;
+      const sized = new Map(
+        p.index.all('SELECT rowid AS id, -bm25(sized, 8, 3, 1) AS s FROM sized WHERE sized MATCH ?', [match]).map((r) => [Number(r.id), Number(r.s)]),
+      );
+      const got = searchBm25(p.index, q, 20);
+      if (!got.length) continue;
+      queries++;
+      const best = [...sized.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+      if (got[0].chunkId === best) sameBest++;
+      for (const h of got) {
+        const want = sized.get(h.chunkId);
+        assert.ok(want !== undefined, `hit ${h.chunkId} for ${q} is a match of the sized table too`);
+        const err = Math.abs(h.score - want) / want;
+        // A row's length is rounded to its bucket's (±10 %), which moves its score by less than that.
+        assert.ok(err < 0.08, `score ${h.score} vs ${want} for ${JSON.stringify(q)}`);
+        sumErr += err;
+        hits++;
+      }
+    }
+    assert.ok(sumErr / hits < 0.02, `mean relative score error ${sumErr / hits}`);
+    assert.ok(sameBest >= queries * 0.85, `best chunk as with sizes for ${sameBest} of ${queries} queries`);
   } finally {
     p.close();
     v.cleanup();
