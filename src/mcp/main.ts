@@ -28,6 +28,8 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const opts: McpServerOptions = { vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode };
   const write = (line: string) => void process.stdout.write(line);
   let k0: Promise<K0McpServer> | undefined;
+  // Resolves once the SDK has read all of its input that stdin will ever give (its end): see shutdown.
+  let sdkInputRead: Promise<void> | undefined;
   // The SDK module, loaded at most once: by the hand-over, or ahead of it once tools/list is answered.
   let sdk: Promise<typeof import('./sdkServer')> | undefined;
   const loadSdk = () => (sdk ??= import('./sdkServer'));
@@ -38,6 +40,7 @@ export async function runMcpServer(argv: string[]): Promise<void> {
     version: VERSION,
     write,
     handOver: (input: Readable) => {
+      sdkInputRead = new Promise((resolve) => input.once('end', () => resolve()));
       k0 = loadSdk().then((m) => m.startSdkServer(opts, input, MAX_MESSAGE_BYTES + 1, log));
       k0.catch((err) => {
         process.stderr.write(`[k0maru-mcp] fatal: ${(err as Error).message}\n`);
@@ -60,13 +63,23 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    // A request that never settles must not keep a terminated server alive: the drain gets a bounded grace.
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    // A request that never settles must not keep a terminated server alive: the drain gets a bounded grace,
+    // counted from when the SDK serves (a hand-over just before stdin closed may still be loading it).
+    const grace = () => void setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    if (k0) k0.then(grace, grace);
+    else grace();
     // Let requests already received finish (a client may write its last call and close stdin at once).
     // The last messages are dispatched asynchronously after 'end': give them a moment to start, then drain.
-    new Promise((resolve) => setTimeout(resolve, 100))
+    const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    pause(100)
       .then(async () => {
         const server = await k0;
+        if (server && sdkInputRead) {
+          // Handed over late (the SDK may still be starting when stdin ends): the messages it was given are
+          // dispatched once it reads them, so wait for that (bounded: a SIGTERM leaves stdin open), then the moment.
+          await Promise.race([sdkInputRead, pause(SHUTDOWN_GRACE_MS / 5)]);
+          await pause(100);
+        }
         await server?.idle();
         await server?.close();
       })
