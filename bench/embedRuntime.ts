@@ -1,7 +1,8 @@
-// Which onnxruntime embeds faster, in one run: onnxruntime-node (native) vs onnxruntime-web (WASM), 1 vs 2
-// threads, batches of length-sorted passages vs batches in corpus order, batch 8 vs 32 — on the real passages
-// of the ADR corpus (../shared/corpus/adr-vault read in place, split exactly as the vector channel splits it),
-// then one full embed of every passage on the fastest configuration.
+// Which model and runtime embed faster, in one run: the float vs the int8 (dynamically quantised, the default)
+// conversion of USE-lite, onnxruntime-node (native) vs onnxruntime-web (WASM), 1 vs 2 intra-op threads vs two
+// single-threaded sessions side by side, batches of length-sorted passages vs batches in corpus order — on the
+// real passages of the ADR corpus (../shared/corpus/adr-vault read in place, split exactly as the vector channel
+// splits it), then one full embed of every passage on the default configuration (int8, native, 2 threads).
 //
 // Each configuration runs in a child process of its own (no runtime's threads or heap linger into the next),
 // and the configurations are interleaved over --rounds, so load drift on a shared machine hits all alike.
@@ -12,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddingEngine } from '../src/core/embed/engine';
-import { bundledModelDir } from '../src/core/embed/modelLocation';
+import { bundledModelDir, floatModelDir } from '../src/core/embed/modelLocation';
 import type { RuntimeName } from '../src/core/embed/runtime';
 import { IndexDb } from '../src/core/index/db';
 import { IncrementalScanner } from '../src/core/scan/scanner';
@@ -24,7 +25,10 @@ const opt = (name: string, d: number) => (args.includes(name) ? Number(args[args
 const corpus = join(__dirname, '..', '..', 'shared', 'corpus', 'adr-vault');
 
 interface Config {
+  model: 'float' | 'int8';
   runtime: RuntimeName;
+  /** Sessions side by side, each with `threads` intra-op threads, each given half the texts (native only). */
+  sessions?: number;
   threads: number;
   batch: number;
   /** sorted: the engine sorts all texts by length before batching; corpus: batches of `batch` in corpus order. */
@@ -50,17 +54,24 @@ async function corpusPassages(): Promise<{ texts: string[]; notes: number }> {
 async function child(cfg: Config, textsFile: string): Promise<void> {
   const texts: string[] = JSON.parse(readFileSync(textsFile, 'utf8'));
   const t0 = performance.now();
-  const engine = await EmbeddingEngine.load(bundledModelDir(), { runtime: cfg.runtime, threads: cfg.threads, batchSize: cfg.batch });
-  await engine.embed(['warm up the embedding model']);
+  const dir = cfg.model === 'int8' ? bundledModelDir() : floatModelDir();
+  const engines: EmbeddingEngine[] = [];
+  for (let i = 0; i < (cfg.sessions ?? 1); i++) engines.push(await EmbeddingEngine.load(dir, { runtime: cfg.runtime, threads: cfg.threads, batchSize: cfg.batch }));
+  for (const e of engines) await e.embed(['warm up the embedding model']);
+  const engine = engines[0];
   const loadMs = performance.now() - t0;
   const load0 = loadavg()[0];
   const cpu0 = process.cpuUsage();
   const t1 = performance.now();
-  if (cfg.order === 'sorted') await engine.embed(texts);
-  else for (let i = 0; i < texts.length; i += cfg.batch) await engine.embed(texts.slice(i, i + cfg.batch));
+  const run = async (e: EmbeddingEngine, part: string[]) => {
+    if (cfg.order === 'sorted') await e.embed(part);
+    else for (let i = 0; i < part.length; i += cfg.batch) await e.embed(part.slice(i, i + cfg.batch));
+  };
+  // Side by side: every other text to each session, so both get the same mix of lengths.
+  await Promise.all(engines.map((e, k) => run(e, texts.filter((_, i) => i % engines.length === k))));
   const s = (performance.now() - t1) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  await engine.dispose();
+  for (const e of engines) await e.dispose();
   process.stdout.write(`${JSON.stringify({ ...cfg, ran: engine.runtime, passages: texts.length, perSecond: round(texts.length / s, 1), perCpuSecond: round(texts.length / ((cpu.user + cpu.system) / 1e6), 1), wallSeconds: round(s, 1), loadMs: round(loadMs, 0), load1: round((load0 + loadavg()[0]) / 2, 1), peakRssMB: round(process.resourceUsage().maxRSS / 1024, 0) })}\n`);
 }
 
@@ -85,22 +96,24 @@ async function main(): Promise<void> {
   const allFile = join(work, 'all.json');
   writeFileSync(sampleFile, JSON.stringify(sample));
   writeFileSync(allFile, JSON.stringify(texts));
-  const configs: Config[] = [
-    { runtime: 'wasm', threads: 1, batch: 32, order: 'sorted' },
-    { runtime: 'native', threads: 1, batch: 32, order: 'sorted' },
-    { runtime: 'wasm', threads: 2, batch: 32, order: 'sorted' },
-    { runtime: 'native', threads: 2, batch: 32, order: 'sorted' },
-    { runtime: 'wasm', threads: 2, batch: 32, order: 'corpus' },
-    { runtime: 'native', threads: 2, batch: 32, order: 'corpus' },
-    { runtime: 'native', threads: 2, batch: 8, order: 'sorted' },
-  ];
+  const configs: Config[] = [];
+  for (const [runtime, threads] of [['wasm', 1], ['native', 1], ['wasm', 2], ['native', 2]] as const) {
+    for (const model of ['float', 'int8'] as const) configs.push({ model, runtime, threads, batch: 32, order: 'sorted' });
+  }
+  configs.push(
+    { model: 'int8', runtime: 'native', threads: 1, sessions: 2, batch: 32, order: 'sorted' },
+    { model: 'int8', runtime: 'native', threads: 2, batch: 32, order: 'corpus' },
+    { model: 'int8', runtime: 'wasm', threads: 2, batch: 32, order: 'corpus' },
+  );
   const loadBefore = loadavg();
   const runs: Record<string, unknown>[] = [];
   try {
     for (let round = 0; round < opt('--rounds', 1); round++) for (const cfg of configs) runs.push({ round, ...runChild(cfg, sampleFile) });
-    const full = args.includes('--no-full') ? undefined : runChild({ runtime: 'native', threads: 2, batch: 32, order: 'sorted' }, allFile);
-    const rate = (rt: RuntimeName, threads: number, order = 'sorted') =>
-      runs.filter((r) => r.runtime === rt && r.threads === threads && r.order === order && r.batch === 32).map((r) => Number(r.perSecond));
+    const full = args.includes('--no-full') ? undefined : runChild({ model: 'int8', runtime: 'native', threads: 2, batch: 32, order: 'sorted' }, allFile);
+    const pick = (rt: RuntimeName, threads: number, model = 'int8', order = 'sorted') =>
+      runs.filter((r) => r.runtime === rt && r.threads === threads && r.order === order && r.model === model && r.batch === 32 && !r.sessions);
+    const rate = (rt: RuntimeName, threads: number, model = 'int8', order = 'sorted') => pick(rt, threads, model, order).map((r) => Number(r.perSecond));
+    const perCpu = (rt: RuntimeName, threads: number, model = 'int8') => pick(rt, threads, model).map((r) => Number(r.perCpuSecond));
     const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), 1);
     const results = {
       date: new Date().toISOString(),
@@ -109,10 +122,14 @@ async function main(): Promise<void> {
       loadAverageAfter: loadavg().map((x) => round(x, 1)),
       runs,
       ratios: {
+        int8OverFloatPerCpuNative1Thread: round(mean(perCpu('native', 1)) / mean(perCpu('native', 1, 'float')), 2),
+        int8OverFloatPerCpuNative2Threads: round(mean(perCpu('native', 2)) / mean(perCpu('native', 2, 'float')), 2),
+        int8OverFloatPerCpuWasm1Thread: round(mean(perCpu('wasm', 1)) / mean(perCpu('wasm', 1, 'float')), 2),
+        int8OverFloatPerCpuWasm2Threads: round(mean(perCpu('wasm', 2)) / mean(perCpu('wasm', 2, 'float')), 2),
         nativeOverWasm1Thread: round(mean(rate('native', 1)) / mean(rate('wasm', 1)), 2),
         nativeOverWasm2Threads: round(mean(rate('native', 2)) / mean(rate('wasm', 2)), 2),
-        sortedOverCorpusOrderNative: round(mean(rate('native', 2)) / mean(rate('native', 2, 'corpus')), 2),
-        sortedOverCorpusOrderWasm: round(mean(rate('wasm', 2)) / mean(rate('wasm', 2, 'corpus')), 2),
+        sortedOverCorpusOrderNative: round(mean(rate('native', 2)) / mean(rate('native', 2, 'int8', 'corpus')), 2),
+        sortedOverCorpusOrderWasm: round(mean(rate('wasm', 2)) / mean(rate('wasm', 2, 'int8', 'corpus')), 2),
       },
       fullEmbed: full,
     };
