@@ -5,7 +5,7 @@
 // "MCP spawn ≤ 0.6× server-memory" (installed outside the project's deps: SERVER_MEMORY_INSTALL).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -66,7 +66,9 @@ async function main() {
     const memoryEnv = { ...process.env, MEMORY_FILE_PATH: join(root, 'peer-memory.jsonl') };
     const { list, missing } = runtimes();
     const perEngine: Record<string, unknown> = {};
+    const load = () => loadavg().map((x) => round(x, 2));
     for (const rt of list) {
+      const loadBefore = load();
       const ours: number[] = [];
       const theirs: number[] = [];
       const floor: number[] = [];
@@ -83,6 +85,9 @@ async function main() {
         ratioToServerMemory: peer ? round(median(ours) / median(theirs), 2) : null,
         ratioToNode: round(median(ours) / median(floor), 2),
         goal06xServerMemory: peer ? median(ours) / median(theirs) <= 0.6 : null,
+        // Wall times on a shared 2-core machine are mostly waiting: the load says how much.
+        loadavg: { before: loadBefore, after: load() },
+        measure: 'wall, spawn to the tools/list answer (initialize + initialized + tools/list written at once), 15 interleaved runs each',
       };
     }
     const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, '--vault', root], stderr: 'ignore' });
