@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
   const tune = measure(false);
   const test = measure(true);
-  console.log(`model ${modelId}; ${graded.length} graded queries, ${junk.length} off-topic/nonsense queries; halves by position (even = tune, odd = test)\n`);
+  console.log(`model ${modelId}; ${graded.length} graded queries, ${junk.length} off-topic/nonsense queries; graded queries split by id number, off-topic ones by position (even = tune, odd = test)\n`);
   for (const [name, m] of [['tune', tune], ['test', test]] as const) {
     console.log(`${name}: best vector-only cosine, nonsense/off-topic: ${fmt(m.junkTop.map((j) => j.only[0]?.cosine ?? -1))}`);
     console.log(`${name}: best vector-only cosine, graded queries:     ${fmt(m.real.map((r) => r.only[0]?.cosine ?? -1))}`);

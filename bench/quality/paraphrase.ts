@@ -161,7 +161,8 @@ async function main(): Promise<void> {
     },
   });
   // A lexical candidate alone: hybrid mode with an empty vector channel, so it goes through the same recall().
-  const lexOnly = hybrid({ method: 'blend', bm25Weight: 1 }, true);
+  // Ungated: the answer gate reads the vector channel's best cosine, which an empty channel does not have.
+  const lexOnly = ungated(hybrid({ method: 'blend', bm25Weight: 1 }, true));
 
   const prf = (o: Partial<PrfOptions>, base: LexicalSearch = searchBm25) => withPrf(base, { docs: 3, terms: 10, weight: 0.3, minQueryTerms: 2, ...o });
   const agg2 = fieldedBm25({ weights: { title: 8, heading: 3, body: 1 }, topChunks: 2, decay: 0.5 });
