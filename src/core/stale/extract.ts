@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { posix } from 'node:path';
-import type { ParsedNote } from '../vault/markdown';
+import { normalizeText, type ParsedNote } from '../vault/markdown';
+import { parseFrontmatter } from '../vault/frontmatter';
 import { parseAnchorRef, type AnchorRef } from './anchorSyntax';
 
 /**
@@ -30,8 +31,20 @@ export interface Extraction {
   truncated: boolean;
 }
 
+/** What extraction reads of a note. */
+export type NoteText = Pick<ParsedNote, 'frontmatter' | 'lines' | 'bodyStartLine'>;
+
+/**
+ * A note's frontmatter and body, without the block parse parseNote adds for the index (the scan already did that
+ * one; on a first scan this parse was a third of the staleness update).
+ */
+export function noteText(raw: string): NoteText {
+  const fm = parseFrontmatter(normalizeText(raw));
+  return { frontmatter: fm.data, lines: fm.body.split('\n'), bodyStartLine: fm.bodyStartLine };
+}
+
 /** `repoPath`: the note's path from the repository top (link targets are relative to its folder). */
-export function extractCandidates(note: ParsedNote, repoPath: string | undefined): Extraction {
+export function extractCandidates(note: NoteText, repoPath: string | undefined): Extraction {
   const out: AnchorCandidate[] = [];
   let truncated = false;
   const push = (c: AnchorCandidate) => {

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Project } from '../project';
 import { throwIfCancelled } from '../host/cancel';
-import { parseNote } from '../vault/markdown';
 import { noteFilePath } from '../vault/notePath';
 import { noteSources } from '../vault/noteSources';
 import { isShallow, shallowBoundary, type RepoLocation } from './gitHead';
-import { extractCandidates } from './extract';
+import { extractCandidates, noteText } from './extract';
 import { resolveAll } from './resolve';
 import { BatchGit } from './batchGit';
 import { computeForBase, type NoteAnchors, type Verdict } from './compute';
@@ -73,7 +72,7 @@ export async function refresh(project: Project, repo: RepoLocation, head: string
       } catch {
         /* gone since the scan: no anchors until the next scan sees it */
       }
-      extracted.set(d.id, extractCandidates(parseNote(text, d.path), repoPathOf(d.path)));
+      extracted.set(d.id, extractCandidates(noteText(text), repoPathOf(d.path)));
       throwIfCancelled(signal, 'staleness update');
     }
     const resolved = await resolveAll({ top, tracked, cache, signal }, extracted);

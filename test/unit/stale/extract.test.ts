@@ -116,3 +116,12 @@ test('a constructor named like its class is the class, not a second definition (
     r.cleanup();
   }
 });
+
+test('noteText (frontmatter + body only) gives the candidates parseNote gives, frontmatter anchors and line numbers included', async () => {
+  const { noteText } = await import('../../../src/core/stale/extract');
+  const raw = '\ufeff---\ntitle: T\nanchors:\n  - src/a.ts#alpha\n---\r\n# H\r\n\r\nSee `src/b.ts:3` and [c](../../src/c.ts).\n\n```\n`src/not.ts`\n```\n\nAlso `gamma()`.\n';
+  const viaParse = extractCandidates(parseNote(raw, 'notes/h.md'), 'notes/h.md');
+  const viaText = extractCandidates(noteText(raw), 'notes/h.md');
+  assert.deepEqual(viaText, viaParse);
+  assert.ok(viaText.candidates.length >= 3);
+});
