@@ -63,7 +63,8 @@ function fillingHost(root: string, env: NodeJS.ProcessEnv) {
 
 test('a worker that crashes mid-fill: recall answers BM25 with the reason, the fill resumes and covers the vault', { timeout: 300_000 }, async () => {
   const model = ensureBundledModel();
-  const v = tempVault(notes(40));
+  // Long enough notes that the fill takes several steps on a fast machine too: the crash must land mid-fill.
+  const v = tempVault(notes(40, 600));
   const { host, events, logs, covered, progressWhere } = fillingHost(v.root, { K0MARU_MODEL: model });
   try {
     // The first hybrid recall starts the model; its budget covers the load here, but embeds nothing itself.
@@ -92,17 +93,20 @@ test('a worker that crashes mid-fill: recall answers BM25 with the reason, the f
 
 test('the vault edited during the fill: the fill follows the scan and covers the new passages too', { timeout: 300_000 }, async () => {
   const model = ensureBundledModel();
-  const v = tempVault(notes(30));
-  const { host, covered, progressWhere } = fillingHost(v.root, { K0MARU_MODEL: model });
+  const v = tempVault(notes(40, 600));
+  const { host, progressWhere } = fillingHost(v.root, { K0MARU_MODEL: model });
   try {
     const first = await host.recall('gateway quota', { mode: 'hybrid', budgetMs: 60_000 });
     const before = first.coverage!.passages;
-    await progressWhere((p) => p.embedded > 0 && p.embedded < p.passages);
+    // The fill announces itself (0 of N) before it embeds anything, so editing on that event edits mid-fill however
+    // fast the model runs (waiting for a partly embedded step stopped happening once one step could cover the vault).
+    await progressWhere((p) => p.filling && p.embedded < p.passages);
     v.write('payments.md', '# Charging cards\n\nAcquire a Redis mutex before charging so the card is not charged twice.\n');
     v.write('n0.md', '# Note 0 rewritten\n\nBlue-green deployments switch all traffic at once after the smoke tests pass.\n');
     const edited = await host.recall('charging cards', { mode: 'hybrid', budgetMs: 60_000 });
     assert.equal(edited.hits[0]?.path, 'payments.md');
-    await covered;
+    // Covered counts only once it covers the vault as the edit left it: the fill may have covered the old passages first.
+    await progressWhere((p) => p.passages !== before && p.embedded === p.passages);
     const done = await host.recall('how do we avoid charging a card twice', { mode: 'hybrid', budgetMs: 60_000 });
     assert.equal(done.effectiveModeLabel, 'hybrid', JSON.stringify(done.coverage));
     assert.notEqual(done.coverage!.passages, before);
