@@ -1,5 +1,6 @@
+import { stemmer } from 'stemmer';
 import type { IndexDb } from '../index/db';
-import { queryTokens } from './ftsQuery';
+import { queryTokens, tokenize } from './ftsQuery';
 import type { RankedDoc } from './types';
 
 /**
@@ -51,13 +52,59 @@ export function applyFloor(ranked: RankedDoc[], floor: number | undefined): Rank
   return ranked.filter((r) => r.explain.bm25 || !r.explain.vector || r.explain.vector.cosine >= floor);
 }
 
-/** Share of the query's distinct content words that occur in at least one chunk (one indexed FTS probe each). */
+/** Shortest Porter stem probed as a prefix: shorter ones ("us" of "using") would make any word known. */
+const MIN_STEM_PREFIX = 4;
+
+/**
+ * Share of the query's distinct content words that occur in at least one chunk, as they are or as another form of
+ * the same word: "charging" is known to a vault that says "charged" (its Porter stem "charg" as an FTS prefix).
+ * Without the stem a query worded in another inflection than the notes counted as half unknown and was gated to
+ * "no matching notes" although BM25 had found the note on its other words. One or two indexed FTS probes per word.
+ */
 export function knownShare(idx: IndexDb, query: string): number {
   const words = [...new Set(queryTokens(query))];
   if (!words.length) return 1;
   let known = 0;
-  for (const w of words) if (idx.get('SELECT 1 AS x FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [`"${w}"`])) known++;
+  for (const w of words) if (occurs(idx, `"${w}"`) || (hasStemPrefix(w) && occurs(idx, `"${stemmer(w)}" *`))) known++;
   return known / words.length;
+}
+
+/**
+ * Above this share of the query's content words found together in one note, its BM25 hit is a match, not an
+ * accident, and the gate does not apply. Accidents spread over common words: no off-topic query of
+ * bench/quality/offtopic.json has a top BM25 note with more than half its words (40 queries, both halves: max 0.50),
+ * while "how do we stop charging a customer twice" finds 3 of its 4 in the demo's double-charge ADR.
+ */
+export const MATCHED_SHARE = 0.5;
+/** The BM25 notes looked at, and how much of each: enough for the top of any answer, bounded for huge notes. */
+const COVERAGE_DOCS = 3;
+const COVERAGE_CHARS = 200_000;
+
+/**
+ * The largest share of the query's distinct content words that one of the top BM25 notes contains (as they are or
+ * as another form of the same word). `docIds` are the BM25 channel's notes, best first.
+ */
+export function bestNoteCoverage(idx: IndexDb, query: string, docIds: number[]): number {
+  const words = [...new Set(queryTokens(query))];
+  if (!words.length) return 1;
+  const probes = words.map((w) => ({ w, stem: hasStemPrefix(w) ? stemmer(w) : undefined }));
+  let best = 0;
+  for (const doc of [...new Set(docIds)].slice(0, COVERAGE_DOCS)) {
+    const text = idx.all('SELECT heading, text FROM chunks WHERE doc_id = ? ORDER BY ord', [doc]).map((r) => `${r.heading}\n${r.text}`).join('\n').slice(0, COVERAGE_CHARS);
+    const tokens = new Set(tokenize(text));
+    const stems = new Set([...tokens].filter((t) => hasStemPrefix(t)).map((t) => stemmer(t)));
+    const found = probes.filter((p) => tokens.has(p.w) || (p.stem !== undefined && [...stems].some((s) => s.startsWith(p.stem!)))).length;
+    best = Math.max(best, found / words.length);
+  }
+  return best;
+}
+
+function hasStemPrefix(word: string): boolean {
+  return /^\p{L}+$/u.test(word) && stemmer(word).length >= MIN_STEM_PREFIX;
+}
+
+function occurs(idx: IndexDb, match: string): boolean {
+  return !!idx.get('SELECT 1 AS x FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [match]);
 }
 
 /**

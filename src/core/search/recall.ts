@@ -7,7 +7,7 @@ import type { StaleInfo } from '../stale/types';
 import { readNoteText } from '../vault/noteSources';
 import type { VaultPaths } from '../vault/paths';
 import { searchBm25, type ChannelHit } from './bm25';
-import { answerGateFor, applyAnswerGate, applyFloor, knownShare, MIN_KNOWN_SHARE } from './floor';
+import { answerGateFor, applyAnswerGate, applyFloor, bestNoteCoverage, knownShare, MATCHED_SHARE, MIN_KNOWN_SHARE } from './floor';
 import type { VectorHit } from './fusion';
 import { HYBRID_LEXICAL, type LexicalSearch } from './paraphrase';
 import { makeSnippet } from './snippet';
@@ -107,6 +107,9 @@ function gate(idx: IndexDb, query: string, ranked: RankedDoc[], vec: VectorHit[]
   if (g === undefined || floor === undefined || !ranked.length) return ranked;
   const known = knownShare(idx, query);
   if (known >= 1) return ranked;
+  // Most of the query's words together in one note BM25 found: a real match in the vault's words, whatever the cosine.
+  const lexical = ranked.filter((r) => r.explain.bm25).sort((a, b) => a.explain.bm25!.rank - b.explain.bm25!.rank);
+  if (known >= MIN_KNOWN_SHARE && bestNoteCoverage(idx, query, lexical.map((r) => r.docId)) > MATCHED_SHARE) return ranked;
   const best = vec.reduce((m, h) => Math.max(m, h.cosine ?? h.score), -1);
   const kept = applyAnswerGate(ranked, known, best, { floor, gate: g });
   if (!kept.length) warnings.push(`no matching notes: ${Math.round((1 - known) * 100)} % of the query's words occur in no note and no passage is close enough (best cosine ${best.toFixed(2)} < ${known < MIN_KNOWN_SHARE ? floor : g})`);

@@ -7,7 +7,8 @@ import { openProject, type Project } from '../../../src/core/project';
 import { EmbeddingEngine } from '../../../src/core/embed/engine';
 import { createVectorChannel, type VectorChannelHandle } from '../../../src/core/embed/channel';
 import { recall } from '../../../src/core/search/recall';
-import { answerGateFor, applyAnswerGate, CALIBRATIONS, knownShare, relevanceFloor } from '../../../src/core/search/floor';
+import { searchBm25 } from '../../../src/core/search/bm25';
+import { answerGateFor, applyAnswerGate, bestNoteCoverage, CALIBRATIONS, knownShare, relevanceFloor } from '../../../src/core/search/floor';
 import type { RankedDoc } from '../../../src/core/search/types';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
 import { ensureBundledModel, ORT_WASM_DIR } from '../embed/helpers';
@@ -45,6 +46,34 @@ test('knownShare: the share of the query’s content words some note contains, p
   assert.equal(knownShare(p.index, 'pgbouncer bicycle'), 0.5);
   assert.equal(knownShare(p.index, 'how to change a flat bicycle tyre'), 0.5, 'change, flat known; bicycle, tyre not; stopwords do not count');
   assert.equal(knownShare(p.index, 'zzqxw nonexistent'), 0);
+  // Another inflection of a word the notes use is known ("renewing", "expiring": "renewed", "expire"); a word whose
+  // stem occurs nowhere is not ("tyres" -> "tyre").
+  assert.equal(knownShare(p.index, 'renewing expiring certificate'), 1);
+  assert.equal(knownShare(p.index, 'tyres bicycles'), 0);
+  assert.equal(knownShare(p.index, 'transactional'), 1, 'stem "transact" prefixes "transaction"');
+  assert.equal(knownShare(p.index, 'pooled'), 1, 'stem "pool" prefixes "pooling"');
+});
+
+test('a question worded in other inflections than the note is answered in hybrid mode (the gate counts it as known)', async () => {
+  // "rotating" / "renewing" / "expiring": the note says "rotation", "renewed", "expire". Half the content words
+  // unknown by exact form used to gate this to "no matching notes" although BM25 finds the TLS note.
+  const q = 'when are certificates renewing before expiring';
+  const lexical = await recall(p, q, { mode: 'bm25', limit: 3 });
+  assert.equal(lexical.hits[0]?.path, 'adr-003-tls.md');
+  const r = await recall(p, q, { mode: 'hybrid', vectors: channel, limit: 3 });
+  assert.equal(r.hits[0]?.path, 'adr-003-tls.md', r.warnings.join(' | '));
+});
+
+test('a query with an unknown word is answered when most of its words are in one note BM25 found', async () => {
+  // "bicycle" occurs nowhere and the best cosine is low, but "renewed" and "certificates" are both in the TLS note:
+  // a match, not an accident on common words spread over notes (bestNoteCoverage 2/3 > MATCHED_SHARE).
+  const q = 'renewed certificates for the bicycle';
+  assert.ok(knownShare(p.index, q) < 1);
+  const r = await recall(p, q, { mode: 'hybrid', vectors: channel, limit: 3 });
+  assert.equal(r.hits[0]?.path, 'adr-003-tls.md', r.warnings.join(' | '));
+  // Half the words in one note is not enough ("change", "flat" of "change a flat bicycle tyre": next test).
+  const flat = 'how to change a flat bicycle tyre';
+  assert.equal(bestNoteCoverage(p.index, flat, searchBm25(p.index, flat, 10).map((h) => h.docId)), 0.5);
 });
 
 test('an off-topic question that shares common words with a note gets no answer in hybrid mode, and says why', async () => {
