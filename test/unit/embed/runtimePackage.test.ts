@@ -82,9 +82,18 @@ test('linux-x64 .vsix carries only linux-x64 onnxruntime-node and embeds nativel
   assert.equal(wasmRun.runtime, 'wasm');
   assert.equal(wasmRun.fallback, undefined, 'no binary shipped is not a failure to report');
   assert.doesNotMatch(wasmRun.warnings, /K0MARU_EMBED_RUNTIME/);
+  // The packaged model is the int8 one: MatMulInteger runs on different integer kernels in the two runtimes (MLAS
+  // on x86 vs WASM SIMD), so the vectors agree to a cosine, not to the float model's 1e-4 per component (that
+  // parity is runtimeParity.test.ts's). Same ranking is what matters: two hosts on the two runtimes share one index.
   let worst = 0;
-  nativeRun.vectors.forEach((v, i) => (worst = Math.max(worst, maxAbsDiff(Float32Array.from(v), Float32Array.from(wasmRun.vectors[i])))));
-  assert.ok(worst <= 1e-4, `packaged native vs WASM max abs diff ${worst}`);
+  let lowest = 1;
+  nativeRun.vectors.forEach((v, i) => {
+    const w = wasmRun.vectors[i];
+    worst = Math.max(worst, maxAbsDiff(Float32Array.from(v), Float32Array.from(w)));
+    lowest = Math.min(lowest, v.reduce((s, x, k) => s + x * w[k], 0) / Math.sqrt(v.reduce((s, x) => s + x * x, 0) * w.reduce((s, x) => s + x * x, 0)));
+  });
+  console.log(`packaged int8 model, native vs WASM: max abs diff ${worst.toExponential(2)}, lowest cosine ${lowest.toFixed(6)}`);
+  assert.ok(lowest >= 0.999, `packaged native vs WASM lowest cosine ${lowest} (max abs diff ${worst})`);
   // A binary that is there but does not load (corrupt, wrong libc…): WASM answers, the reason is said once per
   // process however many workers start, nothing crashes.
   const broken = join(out, 'broken');
