@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Project } from '../project';
 import { locateRepo, readHead } from './gitHead';
-import { ensureTables, readStatus, writeMeta } from './store';
+import { ensureTables, readMeta, readStatus, writeMeta } from './store';
 import type { StalenessStatus } from './types';
 import { AnchorWatch } from './anchorWatch';
-import { stampHolds, type StoredState, type UpdateResult } from './updateState';
+import { RACY_MS, stampHolds, type StoredState, type UpdateResult } from './updateState';
 
 export type { UpdateResult } from './updateState';
 
@@ -75,7 +75,7 @@ export function closeStaleness(idx: object): void {
  * scanner bumps `meta.generation` whenever it writes documents: the same generation as at the last check means the
  * notes are the ones that check read.
  */
-function quickState(project: Project): { head: string; stamps: Record<string, string>; status?: StalenessStatus; same: boolean; checked: number; stale: number } | undefined {
+function quickState(project: Project): { head: string; stamps: Record<string, string>; stampsText: string; status?: StalenessStatus; same: boolean; checked: number; stale: number } | undefined {
   let rows;
   try {
     rows = project.index.all("SELECT key, value FROM stale_meta UNION ALL SELECT 'generation:now', value FROM meta WHERE key = 'generation'");
@@ -89,11 +89,42 @@ function quickState(project: Project): { head: string; stamps: Record<string, st
   return {
     head: m.get('head')!,
     stamps: JSON.parse(m.get('stamps') ?? '{}') as Record<string, string>,
+    stampsText: m.get('stamps') ?? '{}',
     status: JSON.parse(m.get('status')!) as StalenessStatus,
     same: m.get('generation') === (m.get('generation:now') ?? '0'),
     checked,
     stale,
   };
+}
+
+/**
+ * Racy stamps (updateState.ts: taken within RACY_MS of the file's mtime, so they carry the bytes' hash) whose file
+ * has since left the racy window, re-stored plain — as git rewrites a racily clean index entry once it is safe.
+ * Without this a stamp taken right after a checkout (every file written in the same second, scanned at once) stays
+ * racy for good, and every later clean scan reads and hashes every anchored file. Only called right after
+ * `stampsHold` checked every stamp: the files are as stamped, so the plain stamp needs no new read. The write is
+ * skipped when another process stored other stamps in between.
+ */
+function settleRacy(project: Project, stamps: Record<string, string>, storedText: string): Record<string, string> {
+  const now = Date.now();
+  let settled: Record<string, string> | undefined;
+  for (const [p, stamp] of Object.entries(stamps)) {
+    const parts = stamp.split(':');
+    if (parts.length !== 3 || !(Number(parts[0]) < now - RACY_MS)) continue;
+    settled ??= { ...stamps };
+    settled[p] = `${parts[0]}:${parts[1]}`;
+  }
+  if (!settled) return stamps;
+  try {
+    const next = settled;
+    project.index.write(() => {
+      if ((readMeta(project.index, 'stamps') ?? '{}') === storedText) writeMeta(project.index, 'stamps', JSON.stringify(next));
+    });
+    return settled;
+  } catch {
+    // A busy or read-only index keeps the racy stamps: they are still right, only slower to check.
+    return stamps;
+  }
 }
 
 /** A new memo keeps the old one's watch while it watches the same files (events since then still count). */
@@ -131,7 +162,8 @@ export async function updateStaleness(project: Project, opts: { signal?: AbortSi
     const quick = quickState(project);
     if (quick?.status && (busy || (quick.same && quick.head === head && quick.status.enabled && stampsHold(repo.top, quick.stamps)))) {
       const result = { checked: quick.checked, stale: quick.stale, status: quick.status };
-      if (!busy) setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps: quick.stamps, result }, memo);
+      const stamps = busy ? quick.stamps : settleRacy(project, quick.stamps, quick.stampsText);
+      if (!busy) setMemo(idx, { fileStamp: idx.fileStamp(), head, stamps, result }, memo);
       return { ...result, ms: performance.now() - t0, warnings: [] };
     }
   }

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listStale } from '../../../src/core/stale';
 import { NewCommits } from '../../../src/core/stale/newCommits';
+import { blobId } from '../../../src/core/stale/blob';
 import { staleRepo, type StaleRepo } from './repo';
 
 /**
@@ -192,6 +193,42 @@ test('racy stamps: a same-size edit within the mtime tick of the last check is s
     p = r.open();
     await p.scan();
     assert.deepEqual(listStale(p.index).map((n) => n.path), [], 'the revert was missed: a racy stamp was trusted');
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('racy stamps settle: once a racily stamped file is past the racy window, a clean scan stores its stamp plain and later ones stop reading it', async () => {
+  const r = staleRepo();
+  try {
+    seed(r);
+    // Every file an hour old, then stamps as a check right after a checkout takes them (mtime inside the racy
+    // window: the bytes' hash appended), so the stored stamps are racy although the files are long settled.
+    const old = Date.now() / 1000 - 3600;
+    for (const f of ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/gone.ts', 'src/moving.ts', 'db/q.sql']) utimesSync(join(r.root, f), old, old);
+    let p = r.open();
+    await p.scan();
+    const racy = Object.fromEntries(
+      Object.entries(JSON.parse(String(p.index.get("SELECT value FROM stale_meta WHERE key = 'stamps'")!.value)) as Record<string, string>).map(([path, s]) => [path, `${s}:${blobId(readFileSync(join(r.root, path)))}`]),
+    );
+    assert.ok(Object.keys(racy).length >= 5, JSON.stringify(racy));
+    p.index.write(() => p.index.run("UPDATE stale_meta SET value = ? WHERE key = 'stamps'", [JSON.stringify(racy)]));
+    const verdicts = listStale(p.index).map((n) => n.path);
+    p.close();
+
+    p = r.open();
+    await p.scan();
+    const stored = JSON.parse(String(p.index.get("SELECT value FROM stale_meta WHERE key = 'stamps'")!.value)) as Record<string, string>;
+    assert.deepEqual(Object.keys(stored).sort(), Object.keys(racy).sort());
+    for (const [path, s] of Object.entries(stored)) assert.equal(s.split(':').length, 2, `${path} still racy: ${s}`);
+    assert.deepEqual(listStale(p.index).map((n) => n.path), verdicts);
+    p.close();
+    // A plain stamp still sees an edit (the mtime moves).
+    r.write('src/b.ts', 'export const one = 1;\nexport const two = 2;\nexport const three = 4;\n');
+    p = r.open();
+    await p.scan();
+    assert.deepEqual(listStale(p.index).map((n) => n.path), [...new Set([...verdicts, 'lines.md'])].sort());
+    p.close();
   } finally {
     r.cleanup();
   }
