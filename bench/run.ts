@@ -4,7 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BENCHES = ['foundation.ts', 'guard.ts', 'economy.ts', 'embed.ts', 'mcp.ts', 'console.ts', 'guardEval.ts', 'hookStart.ts', 'startCost.ts', 'offloadEval.ts', 'gcEval.ts', 'stale.ts'];
+const BENCHES = [
+  'foundation.ts', 'guard.ts', 'economy.ts', 'embed.ts', 'mcp.ts', 'console.ts', 'guardEval.ts', 'hookStart.ts', 'startCost.ts', 'offloadEval.ts', 'gcEval.ts', 'stale.ts',
+  // Issue 14 (quality first: it builds the cached corpus vectors that floor.ts reads), 17 and 18.
+  'quality/run.ts', 'quality/floor.ts', 'embedRuntime.ts', 'coldRecall.ts', 'coldIndex.ts', 'indexRobustness.ts', 'staleFactor.ts', 'stale-eval/heldout.ts',
+];
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const extra = process.argv.slice(2).filter((a) => a.startsWith('--'));
 let failed = 0;
