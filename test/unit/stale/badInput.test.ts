@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listStale, stalenessStatus } from '../../../src/core/stale';
+import { listStale, stalenessStatus, updateStaleness } from '../../../src/core/stale';
 import { openProject } from '../../../src/core/project';
 import { makeHostileRepo } from '../../helpers/hostileRepo';
 import { staleRepo } from './repo';
@@ -24,6 +24,35 @@ test('not a git repository: staleness off with its reason, no note stale, and th
     assert.equal(s.enabled, false);
     assert.match(s.enabled ? '' : s.reason, /not a git repository/);
     assert.deepEqual(listStale(p.index), []);
+  } finally {
+    r.cleanup();
+  }
+});
+
+test('not a git repository, kept open: a clean scan asks the index nothing about staleness; another writer makes it look again', async () => {
+  const r = staleRepo({ git: false });
+  try {
+    r.write('src/a.ts', 'export const a = 1;\n');
+    r.note('a.md', '# A\n\nSee `src/a.ts`.\n');
+    const p = r.open();
+    await p.scan();
+    const idx = p.index as unknown as Record<'get' | 'all' | 'run', (...a: unknown[]) => unknown>;
+    const asked: string[] = [];
+    for (const m of ['get', 'all', 'run'] as const) {
+      const real = idx[m].bind(p.index);
+      idx[m] = (...a: unknown[]) => (asked.push(String(a[0])), real(...a));
+    }
+    assert.equal((await updateStaleness(p)).status.enabled, false);
+    assert.deepEqual(asked, [], 'the off status it stored itself was read again');
+    // Another process writes the index (here: the stored status): the next check reads it and puts it right.
+    const other = openProject({ vault: r.root });
+    other.index.write(() => other.index.run("UPDATE stale_meta SET value = ? WHERE key = 'status'", [JSON.stringify({ enabled: true, head: 'x', unknown: 0 })]));
+    other.close();
+    const s = await updateStaleness(p);
+    assert.match(s.status.enabled ? '' : s.status.reason, /not a git repository/);
+    assert.ok(asked.length > 0);
+    assert.equal(stalenessStatus(p.index).enabled, false);
+    p.close();
   } finally {
     r.cleanup();
   }
