@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateVault } from './lib/vaultGen';
-import { median, percentile, round } from './lib/stats';
+import { exponent, median, percentile, round } from './lib/stats';
 
 type Search = (idx: unknown, q: string, pool: number) => { docId: number }[];
 interface Side {
@@ -34,16 +34,6 @@ function vaultFor(label: string, n: number): { root: string; queries: string[] }
     writeFileSync(marker, JSON.stringify(gen.queries));
   }
   return { root, queries: JSON.parse(readFileSync(marker, 'utf8')) };
-}
-
-function exponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  const num = lx.reduce((s, x, i) => s + (x - mx) * (ly[i] - my), 0);
-  const den = lx.reduce((s, x) => s + (x - mx) ** 2, 0);
-  return round(num / den, 3);
 }
 
 async function main() {

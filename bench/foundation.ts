@@ -12,7 +12,7 @@ import { searchBm25, type Bm25Strategy } from '../src/core/search/bm25';
 import { buildFtsQuery } from '../src/core/search/ftsQuery';
 import { generateVault } from './lib/vaultGen';
 import { readGradedQueries } from './quality/graded';
-import { median, percentile, round, timeAsync, timeIt } from './lib/stats';
+import { exponent, median, percentile, round, timeAsync, timeIt } from './lib/stats';
 
 function statWalk(dir: string): number {
   let n = 0;
@@ -135,17 +135,6 @@ async function cachedVault(n: number) {
   const p = openProject({ vault: root });
   await p.scan();
   return { p, queries };
-}
-
-/** Least-squares slope of log(y) over log(x): the exponent of y ∝ x^k. */
-function exponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  const num = lx.reduce((s, x, i) => s + (x - mx) * (ly[i] - my), 0);
-  const den = lx.reduce((s, x) => s + (x - mx) ** 2, 0);
-  return round(num / den, 3);
 }
 
 /**

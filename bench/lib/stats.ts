@@ -16,3 +16,14 @@ export async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
   await fn();
   return performance.now() - t;
 }
+
+/** Least-squares slope of log(y) over log(x): the exponent of y ∝ x^k. */
+export function exponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  const num = lx.reduce((s, x, i) => s + (x - mx) * (ly[i] - my), 0);
+  const den = lx.reduce((s, x) => s + (x - mx) ** 2, 0);
+  return round(num / den, 3);
+}
