@@ -65,7 +65,10 @@ export function knownShare(idx: IndexDb, query: string): number {
   const words = [...new Set(queryTokens(query))];
   if (!words.length) return 1;
   let known = 0;
-  for (const w of words) if (occurs(idx, `"${w}"`) || (hasStemPrefix(w) && occurs(idx, `"${stemmer(w)}" *`))) known++;
+  for (const w of words) {
+    const stem = stemPrefix(w);
+    if (occurs(idx, `"${w}"`) || (stem !== undefined && occurs(idx, `"${stem}" *`))) known++;
+  }
   return known / words.length;
 }
 
@@ -87,20 +90,23 @@ const COVERAGE_CHARS = 200_000;
 export function bestNoteCoverage(idx: IndexDb, query: string, docIds: number[]): number {
   const words = [...new Set(queryTokens(query))];
   if (!words.length) return 1;
-  const probes = words.map((w) => ({ w, stem: hasStemPrefix(w) ? stemmer(w) : undefined }));
+  const probes = words.map((w) => ({ w, stem: stemPrefix(w) }));
   let best = 0;
   for (const doc of [...new Set(docIds)].slice(0, COVERAGE_DOCS)) {
     const text = idx.all('SELECT heading, text FROM chunks WHERE doc_id = ? ORDER BY ord', [doc]).map((r) => `${r.heading}\n${r.text}`).join('\n').slice(0, COVERAGE_CHARS);
     const tokens = new Set(tokenize(text));
-    const stems = new Set([...tokens].filter((t) => hasStemPrefix(t)).map((t) => stemmer(t)));
-    const found = probes.filter((p) => tokens.has(p.w) || (p.stem !== undefined && [...stems].some((s) => s.startsWith(p.stem!)))).length;
+    const stems = [...new Set([...tokens].map(stemPrefix).filter((t): t is string => t !== undefined))];
+    const found = probes.filter((p) => tokens.has(p.w) || (p.stem !== undefined && stems.some((t) => t.startsWith(p.stem!)))).length;
     best = Math.max(best, found / words.length);
   }
   return best;
 }
 
-function hasStemPrefix(word: string): boolean {
-  return /^\p{L}+$/u.test(word) && stemmer(word).length >= MIN_STEM_PREFIX;
+/** The word's Porter stem when it is long enough to probe as a prefix (letters only), else undefined. */
+function stemPrefix(word: string): string | undefined {
+  if (!/^\p{L}+$/u.test(word)) return undefined;
+  const stem = stemmer(word);
+  return stem.length >= MIN_STEM_PREFIX ? stem : undefined;
 }
 
 function occurs(idx: IndexDb, match: string): boolean {

@@ -5,7 +5,7 @@ import { locateRepo, readHead } from './gitHead';
 import { ensureTables, readMeta, readStatus, writeMeta } from './store';
 import type { StalenessStatus } from './types';
 import { AnchorWatch } from './anchorWatch';
-import { RACY_MS, stampHolds, type StoredState, type UpdateResult } from './updateState';
+import { settledStamp, stampHolds, type StoredState, type UpdateResult } from './updateState';
 
 export type { UpdateResult } from './updateState';
 
@@ -119,10 +119,10 @@ function settleRacy(project: Project, stamps: Record<string, string>, storedText
   const now = Date.now();
   let settled: Record<string, string> | undefined;
   for (const [p, stamp] of Object.entries(stamps)) {
-    const parts = stamp.split(':');
-    if (parts.length !== 3 || !(Number(parts[0]) < now - RACY_MS)) continue;
+    const plain = settledStamp(stamp, now);
+    if (plain === undefined) continue;
     settled ??= { ...stamps };
-    settled[p] = `${parts[0]}:${parts[1]}`;
+    settled[p] = plain;
   }
   if (!settled) return stamps;
   try {

@@ -64,6 +64,15 @@ export function stampOf(top: string, path: string, now = Date.now()): string {
   }
 }
 
+/**
+ * The plain form of a racy stamp whose mtime is now past the racy window, else undefined. Only for a stamp that
+ * `stampHolds` has just found holding: the file is as stamped, and a later change moves its mtime.
+ */
+export function settledStamp(stamp: string, now = Date.now()): string | undefined {
+  const parts = stamp.split(':');
+  return parts.length === 3 && Number(parts[0]) < now - RACY_MS ? `${parts[0]}:${parts[1]}` : undefined;
+}
+
 /** Whether the file is as it was when `stamp` was taken (a racy stamp's bytes are compared too). */
 export function stampHolds(top: string, path: string, stamp: string): boolean {
   const abs = join(top, path);
