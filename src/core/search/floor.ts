@@ -1,6 +1,6 @@
-import { stemmer } from 'stemmer';
 import type { IndexDb } from '../index/db';
 import { queryTokens, tokenize } from './ftsQuery';
+import { stemSet } from './stems';
 import type { RankedDoc } from './types';
 
 /**
@@ -52,24 +52,16 @@ export function applyFloor(ranked: RankedDoc[], floor: number | undefined): Rank
   return ranked.filter((r) => r.explain.bm25 || !r.explain.vector || r.explain.vector.cosine >= floor);
 }
 
-/** Shortest Porter stem probed as a prefix: shorter ones ("us" of "using") would make any word known. */
-const MIN_STEM_PREFIX = 4;
-
 /**
  * Share of the query's distinct content words that occur in at least one chunk, as they are or as another form of
- * the same word: "charging" is known to a vault that says "charged" (its Porter stem "charg" as an FTS prefix).
- * Without the stem a query worded in another inflection than the notes counted as half unknown and was gated to
- * "no matching notes" although BM25 had found the note on its other words. One or two indexed FTS probes per word.
+ * the same word: the index is Porter-stemmed (schema.ts), so the probe `"charging"` finds a vault that says
+ * "charged". Exact stems only — a prefix probe on the stem made "boil" known to any vault that says "boilerplate".
+ * One indexed FTS probe per word.
  */
 export function knownShare(idx: IndexDb, query: string): number {
   const words = [...new Set(queryTokens(query))];
   if (!words.length) return 1;
-  let known = 0;
-  for (const w of words) {
-    const stem = stemPrefix(w);
-    if (occurs(idx, `"${w}"`) || (stem !== undefined && occurs(idx, `"${stem}" *`))) known++;
-  }
-  return known / words.length;
+  return words.filter((w) => occurs(idx, `"${w}"`)).length / words.length;
 }
 
 /**
@@ -88,25 +80,15 @@ const COVERAGE_CHARS = 200_000;
  * as another form of the same word). `docIds` are the BM25 channel's notes, best first.
  */
 export function bestNoteCoverage(idx: IndexDb, query: string, docIds: number[]): number {
-  const words = [...new Set(queryTokens(query))];
+  const words = [...stemSet(queryTokens(query))];
   if (!words.length) return 1;
-  const probes = words.map((w) => ({ w, stem: stemPrefix(w) }));
   let best = 0;
   for (const doc of [...new Set(docIds)].slice(0, COVERAGE_DOCS)) {
     const text = idx.all('SELECT heading, text FROM chunks WHERE doc_id = ? ORDER BY ord', [doc]).map((r) => `${r.heading}\n${r.text}`).join('\n').slice(0, COVERAGE_CHARS);
-    const tokens = new Set(tokenize(text));
-    const stems = [...new Set([...tokens].map(stemPrefix).filter((t): t is string => t !== undefined))];
-    const found = probes.filter((p) => tokens.has(p.w) || (p.stem !== undefined && stems.some((t) => t.startsWith(p.stem!)))).length;
-    best = Math.max(best, found / words.length);
+    const stems = stemSet(tokenize(text));
+    best = Math.max(best, words.filter((w) => stems.has(w)).length / words.length);
   }
   return best;
-}
-
-/** The word's Porter stem when it is long enough to probe as a prefix (letters only), else undefined. */
-function stemPrefix(word: string): string | undefined {
-  if (!/^\p{L}+$/u.test(word)) return undefined;
-  const stem = stemmer(word);
-  return stem.length >= MIN_STEM_PREFIX ? stem : undefined;
 }
 
 function occurs(idx: IndexDb, match: string): boolean {

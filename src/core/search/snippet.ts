@@ -1,15 +1,14 @@
-import { queryTokens } from './ftsQuery';
+import { queryTokens, tokenize } from './ftsQuery';
+import { stemOf, stemSet } from './stems';
 
-/** One line of text around the first query token, at most `width` characters, whitespace folded. */
+/**
+ * One line of text around the first word that matches a query token as BM25 matched it (same Porter stem:
+ * "charging" places the snippet at "charged"), at most `width` characters, whitespace folded.
+ */
 export function makeSnippet(text: string, query: string, width = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= width) return flat;
-  const lower = flat.toLowerCase();
-  let at = -1;
-  for (const t of queryTokens(query)) {
-    const i = lower.indexOf(t);
-    if (i >= 0 && (at < 0 || i < at)) at = i;
-  }
+  const at = firstMatch(flat, stemSet(queryTokens(query)));
   let start = at < 0 ? 0 : Math.max(0, at - Math.floor(width / 3));
   if (start > 0) {
     const space = flat.indexOf(' ', start);
@@ -21,4 +20,13 @@ export function makeSnippet(text: string, query: string, width = 160): string {
     if (space > start + width / 2) end = space;
   }
   return (start > 0 ? '…' : '') + flat.slice(start, end) + (end < flat.length ? '…' : '');
+}
+
+/** Offset of the first word of `text` whose stem is one of `stems`, or -1. */
+function firstMatch(text: string, stems: Set<string>): number {
+  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    const tok = tokenize(m[0])[0];
+    if (tok !== undefined && stems.has(stemOf(tok))) return m.index;
+  }
+  return -1;
 }

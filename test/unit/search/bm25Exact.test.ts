@@ -9,6 +9,7 @@ import { openProject, type Project } from '../../../src/core/project';
 import { BM25_WEIGHTS, searchBm25, type ChannelHit } from '../../../src/core/search/bm25';
 import { bm25Call } from '../../../src/core/search/bm25Weights';
 import { buildFtsQuery } from '../../../src/core/search/ftsQuery';
+import { FTS_TOKENIZER } from '../../../src/core/index/schema';
 import { generateVault } from '../../../bench/lib/vaultGen';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
 
@@ -52,7 +53,7 @@ test('on a seeded 400-note vault every query gets the reference answer and the l
 
     // The same chunks in a classic FTS5 table that keeps every row's size: bm25 there is the score by definition.
     p.index.write(() => {
-      p.index.exec(`CREATE VIRTUAL TABLE sized USING fts5(title, heading, body, content='', tokenize='unicode61 remove_diacritics 2')`);
+      p.index.exec(`CREATE VIRTUAL TABLE sized USING fts5(title, heading, body, content='', tokenize='${FTS_TOKENIZER}')`);
       p.index.exec('INSERT INTO sized(rowid, title, heading, body) SELECT c.id, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id');
     });
     let hits = 0;
@@ -95,7 +96,7 @@ before(async () => {
   v = tempVault({
     'busy.md': `# Lock contention\nThe writer fails with SQLITE_BUSY when another process holds the lock.\n\n${filler(1)}\n`,
     'busy-words.md': `# Words apart\nSQLite was busy all day, the busy server never slept.\n\n${filler(2)}\n`,
-    'locking.md': `# Locking strategy\nWe prefer locking at the row level.\n\n${filler(3)}\n`,
+    'lockstep.md': `# Lockstep releases\nWe prefer lockstep releases of all services.\n\n${filler(3)}\n`,
     'lock.md': `# Lock files\nA lock file marks the owner.\n\n${filler(4)}\n`,
     'everywhere.md': `# Everywhere\nThis note is about everywhere itself.\n\n${filler(5)}\n`,
     'edited.md': `# Edited note\nIt mentions zeppelins once.\n\n${filler(6)}\n`,
@@ -120,10 +121,10 @@ test('a symbol becomes a phrase: SQLITE_BUSY finds the note that has it, not the
   assert.deepEqual(key(hits), key(reference(p, 'SQLITE_BUSY', 10)));
 });
 
-test('a trailing * is text, not a prefix operator: lock* matches the word lock, never locking', () => {
+test('a trailing * is text, not a prefix operator: lock* matches the word lock, never lockstep', () => {
   const got = paths(searchBm25(p.index, 'lock*', 10));
   assert.ok(got.includes('lock.md') && got.includes('busy.md'), `got ${got.join(', ')}`);
-  assert.ok(!got.includes('locking.md'));
+  assert.ok(!got.includes('lockstep.md'));
 });
 
 test('hostile input never reaches FTS5 as syntax', () => {

@@ -50,8 +50,22 @@ test('knownShare: the share of the query’s content words some note contains, p
   // stem occurs nowhere is not ("tyres" -> "tyre").
   assert.equal(knownShare(p.index, 'renewing expiring certificate'), 1);
   assert.equal(knownShare(p.index, 'tyres bicycles'), 0);
-  assert.equal(knownShare(p.index, 'transactional'), 1, 'stem "transact" prefixes "transaction"');
-  assert.equal(knownShare(p.index, 'pooled'), 1, 'stem "pool" prefixes "pooling"');
+  assert.equal(knownShare(p.index, 'transactional'), 1, '"transactional" and "transaction" share the Porter stem "transact"');
+  assert.equal(knownShare(p.index, 'pooled'), 1, '"pooled" and "pooling" share the stem "pool"');
+});
+
+test('a word is known by its stem, never by a longer word that starts with it ("boil" is not "boilerplate")', async () => {
+  const other = tempVault({ 'adr-010-templates.md': '# ADR-010 Service templates\nWe generate the boilerplate of every new service; nobody copies eggs of old repos by hand.\n' });
+  const q = openProject({ vault: other.root });
+  try {
+    await q.scan();
+    assert.equal(knownShare(q.index, 'boil'), 0, 'the stem-prefix probe "boil" * matched "boilerplate"');
+    assert.equal(knownShare(q.index, 'egg'), 1, '"egg" and "eggs" are one word to the index');
+    assert.equal(bestNoteCoverage(q.index, 'boil egg', searchBm25(q.index, 'boil egg', 10).map((h) => h.docId)), 0.5);
+  } finally {
+    q.close();
+    other.cleanup();
+  }
 });
 
 test('a question worded in other inflections than the note is answered in hybrid mode (the gate counts it as known)', async () => {
