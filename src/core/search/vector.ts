@@ -1,7 +1,7 @@
 import { statSync, type BigIntStats } from 'node:fs';
 import type { IndexDb } from '../index/db';
 import type { ChannelHit } from './bm25';
-import { DotKernel } from './dotKernel';
+import { DotKernel, rowBytes } from './dotKernel';
 import { DEFAULT_PASSAGES, passagesOf, type Passage, type PassageOptions } from './passages';
 import { encodeSnapshot, newSnapshotToken, openSnapshot, SNAPSHOT_TABLE_SQL, snapshotPath, writeSnapshotFile, type OpenedSnapshot, type RowPassages, type SnapshotKey } from './vectorSnapshot';
 
@@ -48,14 +48,15 @@ const SCAN_PAGE = 2000;
 const chunkKey = (r: Record<string, unknown>) => `${r.doc_id}\0${r.hash}\0${r.title}\0${r.heading}`;
 
 /**
- * The vector channel's store and brute-force search for one model. Search is exact cosine over an in-memory
- * float32 matrix (vectors are normalised, so cosine is a dot product), scored with WASM SIMD (dotKernel.ts):
+ * The vector channel's store and brute-force search for one model. Search is cosine over an in-memory matrix of
+ * int8 vectors with a scale per row (vectors are normalised, so cosine is a dot product; the index keeps them as
+ * float32), scored with WASM SIMD (dotKernel.ts):
  * O(passages × dimension) per query, ~3 ms for 30,000 passages of 512 dims. See docs/embeddings.md for when an
  * ANN index would pay off.
  *
  * Bookkeeping is incremental, because a long-lived host refreshes before every recall and after every batch of
- * a background fill: the matrix (in the kernel's WASM memory, the only copy of the vectors: 4 bytes × dim per
- * distinct passage) only grows by the rows a put or another process added; chunks are re-split and re-hashed only
+ * a background fill: the matrix (in the kernel's WASM memory, the only copy of the vectors in memory: dim + 4
+ * bytes per distinct passage) only grows by the rows a put or another process added; chunks are re-split and re-hashed only
  * when the scanner changed them; "did anyone write vectors?" is one row (vector_epoch), not a COUNT(*).
  */
 export class VectorStore {
@@ -212,12 +213,17 @@ export class VectorStore {
   /** Rebuilds the matrix from the rows some passage still uses (edits leave dead rows behind). */
   private compact(): void {
     const live = this.rowHash.map((h, r) => [h, r] as const).filter(([h]) => this.byHash.has(h));
-    const matrix = new Float32Array(live.length * this.dim);
-    live.forEach(([, r], i) => matrix.set(this.kernel.row(r), i * this.dim));
-    this.kernel = new DotKernel(this.dim);
-    this.kernel.load(matrix, live.length);
+    const kernel = new DotKernel(this.dim);
+    kernel.loadWith(live.length, (target) => this.copyRows(live.map(([, r]) => r), target));
+    this.kernel = kernel;
     this.rowHash = live.map(([h]) => h);
     this.rowOf = new Map(this.rowHash.map((h, i) => [h, i]));
+  }
+
+  /** Copies the kernel's rows `rows`, in the stored format, one after the other into `target`. */
+  private copyRows(rows: number[], target: Uint8Array): void {
+    const stride = rowBytes(this.dim);
+    rows.forEach((r, i) => target.set(this.kernel.rowBytes(r), i * stride));
   }
 
   /** Reads the stored vectors of passages that have none in memory yet (another host's, or an earlier run's). */
@@ -348,8 +354,8 @@ export class VectorStore {
       this.materialize();
       // Only rows some passage uses (edits leave dead rows in the matrix until compaction).
       const live = this.rowHash.map((h, r) => [h, r] as const).filter(([h]) => this.byHash.has(h));
-      const matrix = new Float32Array(live.length * this.dim);
-      live.forEach(([, r], i) => matrix.set(this.kernel.row(r), i * this.dim));
+      const matrix = new Uint8Array(live.length * rowBytes(this.dim));
+      this.copyRows(live.map(([, r]) => r), matrix);
       const key = this.snapshotKey;
       const token = newSnapshotToken();
       const bytes = encodeSnapshot(key, { generation: this.loadedGen, epoch: this.epoch, token }, { passages: this.passages, rowHashes: live.map(([h]) => h), missing: [...this.missing], matrix });

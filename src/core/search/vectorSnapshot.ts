@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'no
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { tempPathFor, writeNewFileSynced } from '../fsutil/atomicWrite';
+import { rowBytes } from './dotKernel';
 
 /**
  * A rebuildable cache of one model's vector store, next to the index: the passage → hash map and the vectors, so
@@ -18,12 +19,14 @@ import { tempPathFor, writeNewFileSynced } from '../fsutil/atomicWrite';
  * Layout (little-endian): "K0VS", u32 version, u32 header length, u32 offset of the matrix, u32 CRC-32 of the
  * structure; then the header JSON (padded to 4 bytes), passages (u32 chunk id, u32 doc id, u32 hash index each),
  * distinct hashes (20 bytes of sha1 each: first the rows with a vector, in matrix order, then the missing ones;
- * padded to 4), and the matrix (rows × dim float32) to the end of the file, read straight into the search kernel.
+ * padded to 4), and the matrix to the end of the file in the search kernel's row format (dotKernel.ts: dim int8
+ * codes and a float32 scale per row), read straight into the kernel.
  */
 export const SNAPSHOT_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS vector_snapshots(model TEXT NOT NULL, layout TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY(model, layout)) WITHOUT ROWID;';
 
 const MAGIC = 0x5356304b; // "K0VS"
-const VERSION = 2;
+/** 3: rows as int8 codes + scale (2 held float32 rows: such a file is ignored and rewritten). */
+const VERSION = 3;
 /** magic, version, header length, where the matrix starts, CRC-32 of everything between this prefix and the matrix. */
 const PREFIX = 20;
 const HASH_BYTES = 20;
@@ -55,8 +58,8 @@ export interface SnapshotData {
   rowHashes: string[];
   /** Live hashes without a vector. */
   missing: string[];
-  /** rows × dim, in rowHashes' order. */
-  matrix: Float32Array;
+  /** The rows in the kernel's format (rowBytes(dim) each), in rowHashes' order. */
+  matrix: Uint8Array;
 }
 
 interface Header extends SnapshotKey, SnapshotStamp {
@@ -80,7 +83,7 @@ const pad4 = (n: number) => (n + 3) & ~3;
 export function encodeSnapshot(key: SnapshotKey, stamp: SnapshotStamp, data: SnapshotData): Uint8Array | undefined {
   const hashes = [...data.rowHashes, ...data.missing];
   if (!hashes.every((h) => SHA1_HEX.test(h))) return undefined;
-  if (data.matrix.length !== data.rowHashes.length * key.dim) return undefined;
+  if (data.matrix.length !== data.rowHashes.length * rowBytes(key.dim)) return undefined;
   const index = new Map(hashes.map((h, i) => [h, i]));
   const header: Header = { ...key, ...stamp, passages: data.passages.length, rows: data.rowHashes.length, missing: data.missing.length };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
@@ -131,8 +134,8 @@ export interface OpenedSnapshot {
   rowPassages(): RowPassages;
   /** Everything, as the store's maps want it (hashes as hex strings). */
   decode(): { passages: SnapshotPassage[]; rowHashes: string[]; missing: string[] };
-  /** Reads the rows × dim matrix into `target`; false when the file came up short. */
-  readMatrix(target: Float32Array): boolean;
+  /** Reads the rows (kernel format) into `target`; false when the file came up short. */
+  readMatrix(target: Uint8Array): boolean;
   close(): void;
 }
 
@@ -167,7 +170,7 @@ export function openSnapshot(path: string, key: SnapshotKey, stamp: SnapshotStam
     const hashes = nr! + nm!;
     const headerEnd = pad4(PREFIX + headerLen) - PREFIX;
     const passagesEnd = headerEnd + count * 12;
-    if (pad4(PREFIX + passagesEnd + hashes * HASH_BYTES) !== structEnd || size !== structEnd + rows * key.dim * 4) return shut(fd);
+    if (pad4(PREFIX + passagesEnd + hashes * HASH_BYTES) !== structEnd || size !== structEnd + rows * rowBytes(key.dim)) return shut(fd);
     const at = (i: number) => struct.readUInt32LE(headerEnd + i * 12 + 8);
     for (let i = 0; i < count; i++) if (at(i) >= hashes) return shut(fd);
     const file = fd;
@@ -203,8 +206,7 @@ export function openSnapshot(path: string, key: SnapshotKey, stamp: SnapshotStam
         for (let i = 0, off = headerEnd; i < count; i++, off += 12) passages[i] = { chunkId: struct.readUInt32LE(off), docId: struct.readUInt32LE(off + 4), hash: hex[struct.readUInt32LE(off + 8)] };
         return { passages, rowHashes: hex.slice(0, rows), missing: hex.slice(rows) };
       },
-      readMatrix(target: Float32Array): boolean {
-        const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
+      readMatrix(bytes: Uint8Array): boolean {
         for (let got = 0; got < bytes.length; ) {
           const n = readSync(file, bytes, got, bytes.length - got, structEnd + got);
           if (n <= 0) return false;
