@@ -240,6 +240,9 @@ export const STATIC_ANSWERS: StaticAnswers = {
                     "superseded": {
                       "type": "boolean"
                     },
+                    "template": {
+                      "type": "boolean"
+                    },
                     "stale": {
                       "type": "object",
                       "properties": {
@@ -902,6 +905,9 @@ export const STATIC_ANSWERS: StaticAnswers = {
                       "type": "number"
                     },
                     "superseded": {
+                      "type": "boolean"
+                    },
+                    "template": {
                       "type": "boolean"
                     },
                     "stale": {

@@ -94,6 +94,8 @@ export const SearchHit = z.object({
   line: z.number(),
   snippet: z.string(),
   superseded: z.boolean(),
+  /** A template note (vault/templateNotes.ts), demoted like a superseded one. */
+  template: z.boolean().optional(),
   /** The score the hit was ranked by (fused in hybrid, after the superseded demotion). */
   score: z.number(),
   bm25: z.object({ rank: z.number(), score: z.number() }).optional(),

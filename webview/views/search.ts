@@ -141,11 +141,12 @@ function renderHit(hit: SearchHit, open: (hit: SearchHit) => void): HTMLElement 
     ? h('span', { class: 'badge boost', testid: 'graph-boost', 'data-value': hit.boost }, `+${hit.boost.toFixed(2)} Graph Boost`)
     : null;
   const superseded = hit.superseded ? h('span', { class: 'badge superseded', testid: 'superseded' }, 'Superseded') : null;
+  const template = hit.template ? h('span', { class: 'badge superseded', testid: 'template', title: 'a form to fill in, not a decision: demoted ×0.5' }, 'Template') : null;
   const stale = hit.stale
     ? h('span', { class: 'badge stale', testid: 'stale', title: hit.stale.reason, 'data-since': hit.stale.since, 'data-base': hit.stale.base }, 'Stale')
     : null;
   return h('li', { class: `hit${hit.superseded ? ' is-superseded' : ''}${hit.stale ? ' is-stale' : ''}`, testid: 'hit', 'data-path': hit.path },
-    h('div', { class: 'hit-head' }, title, boost, superseded, stale, h('span', { class: 'tier' }, hit.tier)),
+    h('div', { class: 'hit-head' }, title, boost, superseded, template, stale, h('span', { class: 'tier' }, hit.tier)),
     h('div', { class: 'hit-where muted' }, hit.path, hit.heading ? ` › ${hit.heading}` : '', hit.line ? `:${hit.line}` : ''),
     h('div', { class: 'channels' }, bm25, vector, fused, demoted),
     hit.stale ? renderStale(hit.stale) : null,

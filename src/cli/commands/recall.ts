@@ -59,7 +59,7 @@ export const recallCommand: Command = {
         return;
       }
       if (values.explain) {
-        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...(h.stale ? { stale: h.stale } : {}), ...h.explain })) });
+        writeJson(io.stdout, { query, mode, effectiveMode: result.effectiveMode, effectiveModeLabel: result.effectiveModeLabel, coverage: result.coverage, fusion, warnings: result.warnings, pendingVectors: result.pendingVectors, candidates: result.hits.map((h) => ({ path: h.path, score: h.score, superseded: h.superseded, ...(h.template ? { template: true } : {}), ...(h.stale ? { stale: h.stale } : {}), ...h.explain })) });
         return;
       }
       if (json) {

@@ -11,6 +11,7 @@ import { answerGateFor, applyAnswerGate, applyFloor, bestNoteCoverage, knownShar
 import type { VectorHit } from './fusion';
 import { HYBRID_LEXICAL, type LexicalSearch } from './paraphrase';
 import { makeSnippet } from './snippet';
+import { isTemplateNote } from '../vault/templateNotes';
 import type { RankedDoc, RecallHit, RecallMode, RecallResult, VectorChannel, VectorCoverage } from './types';
 
 export interface RecallOptions {
@@ -31,6 +32,11 @@ export interface RecallOptions {
 
 /** Superseded notes stay findable (someone may look for the old decision) but rank below what replaced them. */
 const SUPERSEDED_FACTOR = 0.5;
+/**
+ * A template (vault/templateNotes.ts) stays findable by name ("our ADR template") but never outranks a note
+ * with content: the same demotion as a superseded note, applied after fusion, so the lift cannot place one either.
+ */
+const TEMPLATE_FACTOR = 0.5;
 /**
  * A stale note (code it names changed since it was last true) may still be right, so it is demoted far less than a
  * superseded one, and it must never hide the only answer. Measured by bench/staleFactor.ts on the 56 graded
@@ -163,10 +169,13 @@ function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: stri
   const scored = ranked
     .filter((r) => docs.has(r.docId))
     .map((r) => {
-      const superseded = Number(docs.get(r.docId)!.superseded) === 1;
+      const d = docs.get(r.docId)!;
+      const superseded = Number(d.superseded) === 1;
+      const template = isTemplateNote(String(d.path));
       const staleInfo = stale.get(r.docId);
-      // Both demotions multiply: a superseded note whose code also moved on is the least likely answer.
-      return { r, superseded, staleInfo, score: r.score * (superseded ? SUPERSEDED_FACTOR : 1) * (staleInfo ? demote.factor : 1) };
+      // The demotions multiply: a superseded note whose code also moved on is the least likely answer.
+      const factor = (superseded ? SUPERSEDED_FACTOR : 1) * (template ? TEMPLATE_FACTOR : 1) * (staleInfo ? demote.factor : 1);
+      return { r, superseded, template, staleInfo, score: r.score * factor };
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
@@ -184,7 +193,7 @@ function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: stri
   );
   const chunkIds = scored.map((x) => x.r.chunkId);
   const chunks = new Map(idx.all(`SELECT id, heading, text, line FROM chunks WHERE id IN (${marks(chunkIds)})`, chunkIds).map((r) => [Number(r.id), r]));
-  return scored.map(({ r, superseded, staleInfo, score }) => {
+  return scored.map(({ r, superseded, template, staleInfo, score }) => {
     const d = docs.get(r.docId)!;
     const c = chunks.get(r.chunkId);
     const l = links.get(r.docId);
@@ -200,6 +209,7 @@ function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: stri
       linksIn: Number(l?.links_in ?? 0),
       linksOut: Number(l?.links_out ?? 0),
       superseded,
+      ...(template ? { template: true as const } : {}),
       ...(staleInfo ? { stale: staleInfo } : {}),
       explain: staleInfo ? { ...r.explain, staleFactor: demote.factor } : r.explain,
       markdown: full ? readNote(paths, path) : undefined,

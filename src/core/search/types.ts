@@ -27,6 +27,8 @@ export interface RecallHit {
   linksIn: number;
   linksOut: number;
   superseded: boolean;
+  /** Set on a template note (vault/templateNotes.ts): demoted like a superseded one. */
+  template?: true;
   /**
    * Set when code the note is anchored to changed or vanished since the note was last true (issue #18): the
    * reason, the base it was true at, and each stale anchor. Absent for fresh notes and where staleness is off.

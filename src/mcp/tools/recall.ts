@@ -36,6 +36,8 @@ export const recallMemoryTool: ToolDefinition = {
         links_in: z.number(),
         links_out: z.number(),
         superseded: z.boolean(),
+        /** A template note (an ADR tool's `template.md`): a form, not a decision; demoted like a superseded one. */
+        template: z.boolean().optional(),
         /** Code the note names changed or vanished since it was last true (the wire line says `[stale] `). */
         stale: z.object({ reason: z.string(), since: z.string() }).optional(),
         markdown: z.string().optional(),
@@ -61,7 +63,7 @@ export const recallMemoryTool: ToolDefinition = {
         effective_mode: r.effectiveModeLabel,
         ...(r.coverage ? { coverage: r.coverage } : {}),
         warnings: r.warnings,
-        hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(h.stale ? { stale: { reason: h.stale.reason, since: h.stale.since } } : {}), ...(full ? { markdown: h.markdown ?? '' } : {}) })),
+        hits: r.hits.map((h) => ({ path: h.path, title: h.title, tier: h.tier, score: h.score, snippet: h.snippet, line: h.line, links_in: h.linksIn, links_out: h.linksOut, superseded: h.superseded, ...(h.template ? { template: true } : {}), ...(h.stale ? { stale: { reason: h.stale.reason, since: h.stale.since } } : {}), ...(full ? { markdown: h.markdown ?? '' } : {}) })),
       });
     }),
 };
