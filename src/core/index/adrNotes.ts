@@ -1,5 +1,6 @@
 import type { IndexDb } from './db';
 import { tierFor } from './tiers';
+import { isTemplateNote } from '../vault/templateNotes';
 
 /** Categories that mean "a decision record". */
 const DECISION_CATEGORIES = new Set(['decision', 'adr']);
@@ -9,10 +10,13 @@ const ADR_FOLDER = /(^|\/)(\d+[_ -]?)?(architecture|adrs?|decisions?)(\/|$)/i;
 /**
  * Is this note an ADR? By the rule the index's tiers use: a category the vault knows wins over the folder (a
  * `category: log` meeting note in `02_Architecture/` is a log, a `category: concept` card there is a card); a note
- * with no category, or one the tiers do not know, is an ADR when it sits in an ADR folder. The Architecture view,
+ * with no category, or one the tiers do not know, is an ADR when it sits in an ADR folder. A template
+ * (vault/templateNotes.ts: `adr-template.md`, `0000-template.md`…) never is. The Architecture view,
  * the loadout's decision list and the Flush wizard's "supersedes" choices all ask this one function.
  */
 export function isAdrNote(relPath: string, category: string | null | undefined): boolean {
+  // An ADR tool's template sits in the ADR folder but records nothing: not listed, loaded out or superseded.
+  if (isTemplateNote(relPath)) return false;
   const cat = category?.trim().toLowerCase();
   if (cat && DECISION_CATEGORIES.has(cat)) return true;
   // tierFor with no folder answers L1 exactly when it does not know the category.

@@ -157,9 +157,9 @@ function staleOf(idx: IndexDb, ids: number[], demote: Demotion, warnings: string
 }
 
 /**
- * Applies the superseded and stale demotions to every candidate, keeps the best `limit`, and loads what the caller
- * sees for those only: link counts, the chunk and its snippet are read for the answer, not for the whole pool (at
- * 5,000 notes that was a third of a BM25 recall's time).
+ * Applies the superseded, template and stale demotions to every candidate, keeps the best `limit`, and loads what
+ * the caller sees for those only: link counts, the chunk and its snippet are read for the answer, not for the whole
+ * pool (at 5,000 notes that was a third of a BM25 recall's time).
  */
 function dress(idx: IndexDb, paths: VaultPaths, ranked: RankedDoc[], query: string, full: boolean, demote: Demotion, warnings: string[], limit: number): RecallHit[] {
   if (!ranked.length) return [];

@@ -21,6 +21,11 @@ test('isAdrNote: a known category wins over the folder; no category (or an unkno
   assert.equal(isAdrNote('notes/choice.md', undefined), false);
   assert.equal(isAdrNote('docs/adr/0001-x.md', null), true);
   assert.equal(isAdrNote('02_Architecture.md', undefined), false, 'a file named like the folder is not in it');
+  // An ADR tool's template sits in the ADR folder but is a form, whatever its frontmatter says.
+  assert.equal(isAdrNote('docs/adr/template.md', undefined), false);
+  assert.equal(isAdrNote('docs/decisions/adr-template.md', 'decision'), false);
+  assert.equal(isAdrNote('docs/adr/0000-TEMPLATE.md', null), false);
+  assert.equal(isAdrNote('docs/adr/0010-django-templates.md', null), true, 'a decision about templates is a decision');
 });
 
 test('listAdrNotes and the loadout agree: logs and cards filed under Architecture are not decisions', async () => {

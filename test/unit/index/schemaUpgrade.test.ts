@@ -65,3 +65,37 @@ test('an index of schema 4 is rebuilt from Markdown into the bucketed layout, an
     v.cleanup();
   }
 });
+
+test('an index of schema 5 (unstemmed) is rebuilt with Porter stemming, and its vectors are kept', async () => {
+  const v = tempVault({ 'billing.md': '# Billing\nThe card was charged twice when the gateway retried.\n' });
+  const dbPath = join(v.root, '.k0maru', 'index.db');
+  try {
+    const first = openProject({ vault: v.root });
+    await first.scan();
+    first.close();
+    // What a v5 build left: the same layout with the unstemmed tokenizer, its version, and a stored vector.
+    const old = IndexDb.open(dbPath);
+    old.write(() => {
+      old.exec('DROP TABLE chunks_fts');
+      old.exec(`CREATE VIRTUAL TABLE chunks_fts USING fts5(${COLUMNS.join(', ')}, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2')`);
+      old.exec("CREATE TABLE IF NOT EXISTS vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY(model, hash)) WITHOUT ROWID");
+      old.run("INSERT INTO vectors(model, hash, vec) VALUES ('m', 'h', x'00000000')");
+      old.run("UPDATE meta SET value = '5' WHERE key = 'schema_version'");
+      old.exec('PRAGMA user_version = 5');
+    });
+    old.close();
+
+    const p = openProject({ vault: v.root });
+    try {
+      assert.equal(Number(p.index.get('PRAGMA user_version')?.user_version), SCHEMA_VERSION);
+      assert.equal(Number(p.index.get("SELECT count(*) AS n FROM vectors WHERE model = 'm'")?.n), 1, 'vectors survive the rebuild');
+      await p.scan();
+      // Other inflections than the note's find it: the rebuilt table stems.
+      for (const q of ['charging', 'retries', 'cards']) assert.equal(searchBm25(p.index, q, 5).length, 1, q);
+    } finally {
+      p.close();
+    }
+  } finally {
+    v.cleanup();
+  }
+});
