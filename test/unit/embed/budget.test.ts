@@ -112,7 +112,10 @@ test('with the real model and worker, a small budget over many unembedded passag
   const tmp = mkdtempSync(join(tmpdir(), 'k0-budget-'));
   const notes = join(tmp, 'notes');
   mkdirSync(notes);
-  for (let i = 0; i < 150; i++) writeFileSync(join(notes, `n${i}.md`), `# Note ${i}\n\nWe retry webhook ${i} with back-off and jitter, then park it in the dead-letter queue ${i}.\n`);
+  // Enough passages that no machine embeds them all inside the budget: 4,000 short ones in 400 ms (model start
+  // included) would take 10,000 passages/s; one thread embeds ~1,000/s of these here. With 150, a quiet CI machine
+  // finished them all in time and the call ended 'done' — a test that depended on the machine's speed.
+  for (let i = 0; i < 4000; i++) writeFileSync(join(notes, `n${i}.md`), `# Note ${i}\n\nWe retry webhook ${i} with back-off and jitter, then park it in the dead-letter queue ${i}.\n`);
   const idx = IndexDb.open(join(tmp, 'index.db'));
   const worker = new EmbedWorker({ modelDir: dir, threads: 1, wasmDir: ORT_WASM_DIR });
   try {
