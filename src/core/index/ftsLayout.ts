@@ -72,7 +72,7 @@ export function tokenCount(text: string): number {
   for (let i = 0; i < len; i++) {
     const c = text.charCodeAt(i);
     let word: boolean;
-    if (c < 0xd800) word = BMP_CLASS[c] === 1 || (BMP_CLASS[c] === 0 && isTokenChar(c));
+    if (c < 0xd800) word = isTokenChar(c);
     else if (c <= 0xdbff && i + 1 < len && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       word = isTokenChar(((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000);
       i++;
