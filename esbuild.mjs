@@ -63,6 +63,8 @@ const entries = [
   // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
   { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
+  // The parse worker of large scans (src/core/scan/parsePool.ts): markdown-it, js-yaml and xxh3, nothing else.
+  { in: 'src/core/scan/parseWorker.ts', out: 'dist/parseWorker.js', ...nodeCommon },
   // The console page (and its CSS, imported by main.ts) in a folder of its own: the VS Code webview may load files
   // from that folder only (its localResourceRoots), so the page can never read the extension's code or models;
   // `k0maru ui` serves the same two files.

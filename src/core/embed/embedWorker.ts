@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread, workerScriptPath } from '../host/workerThread';
 import { K0Error, type ErrorCode, ERROR_CODES } from '../errors';
 import type { ModelConfig } from './modelConfig';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './protocol';
@@ -15,11 +14,9 @@ type Pending = { resolve: (reply: WorkerReply) => void; reject: (err: K0Error) =
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 function workerScript(): string {
-  const bundled = join(__dirname, 'embedWorker.js');
-  if (existsSync(bundled)) return bundled;
-  const source = join(__dirname, 'worker.ts'); // running from sources under tsx (tests, benches)
-  if (existsSync(source)) return source;
-  throw new K0Error('MODEL_UNAVAILABLE', `embedding worker script not found beside ${__dirname}`);
+  const file = workerScriptPath(__dirname, 'embedWorker.js', 'worker.ts');
+  if (!file) throw new K0Error('MODEL_UNAVAILABLE', `embedding worker script not found beside ${__dirname}`);
+  return file;
 }
 
 /** Why native fell back to WASM is said once per process (every worker restart would repeat it otherwise). */
@@ -59,12 +56,7 @@ export class EmbedWorker {
     if (this.starting) return this.starting;
     const { script, ...init } = this.opts;
     const file = script ?? workerScript();
-    // From sources (tests, benches under tsx) the worker registers tsx itself: loader hooks of the parent
-    // thread do not reach worker threads.
-    const worker = file.endsWith('.ts')
-      ? // tsx resolved from this checkout, not from the process's cwd (an MCP server may run with cwd `/`).
-        new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(file)});`, { eval: true, workerData: init satisfies WorkerInit })
-      : new Worker(file, { workerData: init satisfies WorkerInit });
+    const worker = startWorkerThread(file, init satisfies WorkerInit);
     this.worker = worker;
     this.loaded = false;
     this.starting = new Promise<ModelConfig>((resolve, reject) => {

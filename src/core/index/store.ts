@@ -1,9 +1,7 @@
 import type { IndexDb, IndexStatement } from './db';
 import type { ParsedNote } from '../vault/markdown';
-import { chunkNote } from './chunk';
-import { bucketOf, COLUMNS, ftsValuesSql, tokenCount } from './ftsLayout';
-import { isRetiredStatus, tierFor } from './tiers';
-import { extractStatus } from '../vault/status';
+import { COLUMNS, ftsValuesSql } from './ftsLayout';
+import { prepareDocument, type PreparedDocument } from './prepare';
 
 const CHUNK_INSERT = 'INSERT INTO chunks(doc_id, ord, heading, text, line, end_line, hash, fts_bucket)';
 /** The FTS values of `chunks c JOIN documents d`, in COLUMNS order: the same expression inserts and deletes a row. */
@@ -18,6 +16,15 @@ export interface DocumentRecord {
   size: number;
   note: ParsedNote;
   warnings: string[];
+}
+
+/** A document as a parse worker hands it over: the file's identity and what prepareDocument made of it. */
+export interface PreparedRecord {
+  path: string;
+  hash: string;
+  mtimeMs: number;
+  size: number;
+  doc: PreparedDocument;
 }
 
 /**
@@ -58,55 +65,35 @@ export class DocumentWriter {
 
   /** Replaces whatever the index holds for `rec.path` (idempotent, so two racing scanners converge). */
   upsert(rec: DocumentRecord, chunkHash: (text: string) => string): void {
+    this.write({ path: rec.path, hash: rec.hash, mtimeMs: rec.mtimeMs, size: rec.size, doc: prepareDocument(rec.path, rec.note, rec.warnings, chunkHash) });
+  }
+
+  /** Like upsert, for a document already prepared (by a parse worker, or by upsert). */
+  write(rec: PreparedRecord): void {
     this.remove(rec.path);
-    const { note } = rec;
-    const fm = note.frontmatter;
-    const category = typeof fm.category === 'string' ? fm.category : typeof fm.type === 'string' ? fm.type : undefined;
-    const status = extractStatus(note);
-    const superseded = isRetiredStatus(status) || (fm.superseded_by !== undefined && fm.superseded_by !== null && fm.superseded_by !== '');
-    const date = fm.date instanceof Date ? fm.date.toISOString().slice(0, 10) : typeof fm.date === 'string' ? fm.date : null;
-    const res = this.stmts.insertDoc.run([
-      rec.path,
-      rec.hash,
-      rec.mtimeMs,
-      rec.size,
-      note.title,
-      tierFor(rec.path, category),
-      category ?? null,
-      status ?? null,
-      date,
-      JSON.stringify(note.tags),
-      superseded ? 1 : 0,
-      safeJson(fm),
-      rec.warnings.length ? JSON.stringify(rec.warnings) : null,
-    ]);
+    const res = this.stmts.insertDoc.run([rec.path, rec.hash, rec.mtimeMs, rec.size, ...rec.doc.meta]);
     const docId = Number(res.lastInsertRowid);
-    // The row's length as FTS5 counts it picks its bucket (ftsLayout.ts): title, heading and text together.
-    const titleTokens = tokenCount(note.title);
-    const chunkRows = chunkNote(note).map((c) => [
-      docId, c.ord, c.heading, c.text, c.line, c.endLine, chunkHash(c.text),
-      bucketOf(titleTokens + tokenCount(c.heading) + tokenCount(c.text)),
-    ]);
-    this.insertRows(this.chunkInserts, CHUNK_INSERT, chunkRows);
-    const linkRows = note.links.map((l) => [docId, l.target.toLowerCase(), l.heading ?? null, l.line, l.embed ? 1 : 0]);
-    this.insertRows(this.linkInserts, LINK_INSERT, linkRows);
+    this.insertRows(this.chunkInserts, CHUNK_INSERT, docId, rec.doc.chunks);
+    this.insertRows(this.linkInserts, LINK_INSERT, docId, rec.doc.links);
   }
 
   /**
-   * Writes rows with multi-row INSERTs of up to ROWS_PER_INSERT rows: each statement call has a fixed cost in
-   * either engine, and a note has a few chunks and links. Rows go in in order, so ids are what single-row
-   * inserts gave.
+   * Writes `docId, ...row` rows with multi-row INSERTs of up to ROWS_PER_INSERT rows: each statement call has a
+   * fixed cost in either engine, and a note has a few chunks and links. Rows go in in order, so ids are what
+   * single-row inserts gave.
    */
-  private insertRows(cache: Map<number, IndexStatement>, sqlHead: string, rows: unknown[][]): void {
+  private insertRows(cache: Map<number, IndexStatement>, sqlHead: string, docId: number, rows: unknown[][]): void {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      const group = rows.slice(i, i + ROWS_PER_INSERT);
-      let stmt = cache.get(group.length);
+      const n = Math.min(ROWS_PER_INSERT, rows.length - i);
+      let stmt = cache.get(n);
       if (!stmt) {
-        const tuple = `(${group[0].map(() => '?').join(', ')})`;
-        stmt = this.idx.prepare(`${sqlHead} VALUES ${Array(group.length).fill(tuple).join(', ')}`);
-        cache.set(group.length, stmt);
+        const tuple = `(${['?', ...rows[i].map(() => '?')].join(', ')})`;
+        stmt = this.idx.prepare(`${sqlHead} VALUES ${Array(n).fill(tuple).join(', ')}`);
+        cache.set(n, stmt);
       }
-      stmt.run(group.length === 1 ? group[0] : group.flat());
+      const params: unknown[] = [];
+      for (let r = i; r < i + n; r++) params.push(docId, ...rows[r]);
+      stmt.run(params);
     }
   }
 
@@ -142,20 +129,5 @@ export class DocumentWriter {
   abandon(): void {
     for (const s of Object.values(this.stmts)) s.finalize();
     this.releaseInserts();
-  }
-}
-
-function safeJson(v: unknown): string {
-  try {
-    // Without a replacer first (several times faster); only a BigInt makes it throw, and the replacer is then
-    // needed. Both give the same text for anything else.
-    return JSON.stringify(v) ?? '{}';
-  } catch {
-    // fall through
-  }
-  try {
-    return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? String(x) : x)) ?? '{}';
-  } catch {
-    return '{}';
   }
 }

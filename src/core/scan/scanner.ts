@@ -1,10 +1,12 @@
 import type { IndexDb } from '../index/db';
 import { DocumentWriter } from '../index/store';
 import { resolveLinks } from '../index/links';
-import type { ParsedNote } from '../vault/markdown';
+import type { PreparedRecord } from '../index/store';
 import type { SkippedFile } from '../vault/noteFiles';
-import { listSourceNotes, readRegularFile, type NoteSource } from '../vault/noteSources';
-import { loadHasher } from './hash';
+import { listSourceNotes, type NoteSource } from '../vault/noteSources';
+import type { FileJob } from './examine';
+import { OutcomeStream } from './outcomeStream';
+import { sharedParseWorker, type ParseWorker } from './parsePool';
 
 export interface ScanWarning {
   path: string;
@@ -46,6 +48,10 @@ export interface ScanOptions {
   yieldEveryMs?: number;
   /** Withdraws the staleness update that follows the scan (its git processes are killed). */
   signal?: AbortSignal;
+  /** false: parse on the scanning thread even for a large scan (tests compare both ways). */
+  parseWorker?: boolean;
+  /** The worker to use instead of the process's shared one (tests: one whose script fails). */
+  parseWorkerPool?: ParseWorker;
 }
 
 interface Known {
@@ -58,8 +64,11 @@ const BATCH = 400;
 /** Batch size when yielding: ~100 notes of parse + insert stay well under a frame budget's worth of work. */
 const SMALL_BATCH = 50;
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const utf8Lenient = new TextDecoder('utf-8');
+/**
+ * From this many files to read on, a scan parses them in a worker thread (parsePool.ts). Below it the worker's
+ * start (~30 ms bundled) costs more than the overlap saves; a one-note edit never starts one.
+ */
+export const PARSE_WORKER_MIN_FILES = 300;
 
 /**
  * The three-tier incremental scanner: (1) presence in an in-memory map warmed from the index, (2) mtime + size
@@ -89,18 +98,12 @@ export class IncrementalScanner {
 
   async scan(opts: ScanOptions = {}): Promise<ScanReport> {
     const t0 = performance.now();
-    // The xxh3 WASM is only needed once a file's mtime moved: a clean scan never loads it.
-    let hasher: ((data: Uint8Array | string) => string) | undefined;
-    const hash = (data: Uint8Array | string) => hasher!(data);
-    // markdown-it and js-yaml (~310 KB of JavaScript) are loaded with the first note that must be parsed: a clean
-    // scan, the only kind most one-shot processes run, never parses one (issue 17).
-    let parseNote: typeof import('../vault/markdown').parseNote | undefined;
     const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const known = this.warm();
     const { files, skipped } = listSourceNotes(this.sources(), { stat: true });
     const report: ScanReport = { added: 0, modified: 0, touched: 0, unchanged: 0, deleted: 0, skipped, warnings: [], total: 0, durationMs: 0, changedPaths: [], deletedPaths: [] };
 
-    type Pending = { kind: 'upsert'; rel: string; mtimeMs: number; size: number; hash: string; note: ParsedNote; warnings: string[] } | { kind: 'touch'; rel: string; mtimeMs: number; size: number };
+    type Pending = { kind: 'upsert'; rec: PreparedRecord } | { kind: 'touch'; rel: string; mtimeMs: number; size: number; hash: string };
     let pending: Pending[] = [];
     const seen = new Set<string>();
     const commit = () => {
@@ -112,7 +115,7 @@ export class IncrementalScanner {
         try {
           for (const p of batch) {
             if (p.kind === 'touch') w.touch(p.rel, p.mtimeMs, p.size);
-            else w.upsert({ path: p.rel, hash: p.hash, mtimeMs: p.mtimeMs, size: p.size, note: p.note, warnings: p.warnings }, hash);
+            else w.write(p.rec);
           }
         } catch (err) {
           w.abandon();
@@ -122,10 +125,28 @@ export class IncrementalScanner {
         this.bumpGeneration();
       });
       for (const p of batch) {
-        const prev = known.get(p.rel);
-        known.set(p.rel, { mtimeMs: p.mtimeMs, size: p.size, hash: p.kind === 'upsert' ? p.hash : prev!.hash });
+        const { path, mtimeMs, size, hash } = p.kind === 'upsert' ? p.rec : { ...p, path: p.rel };
+        known.set(path, { mtimeMs, size, hash });
       }
     };
+
+    // First tiers for every file (presence, then mtime + size), so the files left are known before any is read.
+    type Step = { file: (typeof files)[number]; prev: Known | undefined; job?: FileJob };
+    const steps: Step[] = [];
+    const jobs: FileJob[] = [];
+    for (const file of files) {
+      const prev = known.get(file.path);
+      const { mtimeMs, size } = file.stat!;
+      const step: Step = { file, prev };
+      if (!(prev && prev.mtimeMs === mtimeMs && prev.size === size) && size <= maxBytes) {
+        step.job = { abs: file.abs, rel: file.path, prevHash: prev?.hash, readLimit: maxBytes + 1 };
+        jobs.push(step.job);
+      }
+      steps.push(step);
+    }
+    // Many files to read and parse: a worker thread does that while this one writes SQLite (issue 17).
+    const worker = opts.parseWorker !== false && jobs.length >= PARSE_WORKER_MIN_FILES ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
+    const outcomes = new OutcomeStream(jobs, worker, (err) => this.idx.log('warn', `scan: ${err.message}; parsing the remaining notes on the scanning thread`));
 
     const batchSize = opts.yieldEveryMs ? SMALL_BATCH : BATCH;
     let lastYield = performance.now();
@@ -136,61 +157,41 @@ export class IncrementalScanner {
     };
     let done = 0;
     const progressEvery = Math.max(50, Math.floor(files.length / 100));
-    for (const f of files) {
+    for (const { file, prev, job } of steps) {
       done++;
       if (opts.onProgress && done % progressEvery === 0) opts.onProgress({ done, total: files.length });
-      const rel = f.path;
-      const prev = known.get(rel);
-      const { mtimeMs, size } = f.stat!;
-      if (prev && prev.mtimeMs === mtimeMs && prev.size === size) {
-        seen.add(rel);
-        report.unchanged++;
+      const rel = file.path;
+      const { mtimeMs, size } = file.stat!;
+      if (!job) {
+        if (size <= maxBytes || (prev && prev.mtimeMs === mtimeMs && prev.size === size)) {
+          seen.add(rel);
+          report.unchanged++;
+        } else {
+          skipped.push({ path: rel, reason: `too large (${size} bytes > ${maxBytes})` });
+          // not "seen": an indexed note that grew past the limit leaves the index
+        }
         continue;
       }
-      if (size > maxBytes) {
-        skipped.push({ path: rel, reason: `too large (${size} bytes > ${maxBytes})` });
-        continue; // not "seen": an indexed note that grew past the limit leaves the index
-      }
-      let bytes: Buffer;
-      try {
-        // Never blocks: a FIFO swapped in after the walk is refused by fstat, not read.
-        bytes = readRegularFile(f.abs, maxBytes + 1);
-      } catch (err) {
-        skipped.push({ path: rel, reason: `unreadable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+      const outcome = await outcomes.next();
+      if (outcome.kind === 'unreadable') {
+        skipped.push({ path: rel, reason: outcome.reason });
         if (prev) seen.add(rel); // keep what we had: the file is still there, we just cannot read it now
         continue;
       }
-      if (bytes.subarray(0, 8192).includes(0)) {
+      if (outcome.kind === 'binary') {
         skipped.push({ path: rel, reason: 'binary content (NUL bytes)' });
         continue;
       }
       seen.add(rel);
-      hasher ??= await loadHasher();
-      const digest = hash(bytes);
-      if (prev && prev.hash === digest) {
+      if (outcome.kind === 'touch') {
         report.touched++;
-        pending.push({ kind: 'touch', rel: rel, mtimeMs, size });
+        pending.push({ kind: 'touch', rel, mtimeMs, size, hash: outcome.hash });
       } else {
-        const warnings: string[] = [];
-        let text: string;
-        try {
-          text = utf8.decode(bytes);
-        } catch {
-          text = utf8Lenient.decode(bytes);
-          warnings.push('1: invalid UTF-8 (undecodable bytes replaced with U+FFFD)');
-          report.warnings.push({ path: rel, line: 1, message: 'invalid UTF-8 (undecodable bytes replaced with U+FFFD)' });
-        }
-        parseNote ??= (await import('../vault/markdown')).parseNote;
-        const note = parseNote(text, rel);
-        if (note.frontmatterError) {
-          const { line, message } = note.frontmatterError;
-          warnings.push(`${line}: invalid frontmatter, indexed as body text (${message})`);
-          report.warnings.push({ path: rel, line, message: `invalid frontmatter, indexed as body text (${message})` });
-        }
+        for (const w of outcome.warnings) report.warnings.push({ path: rel, ...w });
         if (prev) report.modified++;
         else report.added++;
         report.changedPaths.push(rel);
-        pending.push({ kind: 'upsert', rel: rel, mtimeMs, size, hash: digest, note, warnings });
+        pending.push({ kind: 'upsert', rec: { path: rel, hash: outcome.hash, mtimeMs, size, doc: outcome.doc } });
       }
       if (pending.length >= batchSize) commit();
       await maybeYield();

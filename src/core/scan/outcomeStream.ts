@@ -1,0 +1,74 @@
+import type { ParsedNote } from '../vault/markdown';
+import { parseFileJob, readFileJob, type FileJob, type FileOutcome } from './examine';
+import { loadHasher } from './hash';
+import type { ParseWorker } from './parsePool';
+
+/** Jobs per worker request: small enough that the scanning thread soon has work, large enough to amortise a post. */
+const SLICE = 100;
+/** Requests posted ahead of the one being consumed: keeps the worker busy without queueing a vault in memory. */
+const AHEAD = 3;
+
+type Settled = { ok: FileOutcome[] } | { failed: Error };
+
+/**
+ * The outcomes of a scan's jobs, in job order, one `next()` per job. With a worker, slices of jobs are examined
+ * there while the caller writes earlier outcomes to SQLite; a slice the worker fails is examined here instead, and
+ * so is everything after it (`onWorkerFailed` is told once). Without one, each job is examined here when asked for.
+ */
+export class OutcomeStream {
+  private hash: ((data: Uint8Array | string) => string) | undefined;
+  private parseNote: ((text: string, rel: string) => ParsedNote) | undefined;
+  private readonly requests: Promise<Settled>[] = [];
+  private slice: FileOutcome[] = [];
+  private sliceStart = 0;
+  private nextJob = 0;
+  private worker: ParseWorker | undefined;
+
+  constructor(
+    private readonly jobs: FileJob[],
+    worker: ParseWorker | undefined,
+    private readonly onWorkerFailed: (err: Error) => void = () => {},
+  ) {
+    this.worker = worker;
+    if (worker) for (let k = 0; k < AHEAD; k++) this.post(k);
+  }
+
+  private post(k: number): void {
+    const jobs = this.jobs.slice(k * SLICE, (k + 1) * SLICE);
+    if (!jobs.length || !this.worker) return;
+    this.requests[k] = this.worker.examine(jobs).then(
+      (ok) => ({ ok }),
+      (failed: Error) => ({ failed }),
+    );
+  }
+
+  async next(): Promise<FileOutcome> {
+    const i = this.nextJob++;
+    if (i >= this.jobs.length) throw new Error(`OutcomeStream: job ${i} of ${this.jobs.length}`);
+    if (!this.worker) return this.examineHere(this.jobs[i]);
+    const k = Math.floor(i / SLICE);
+    if (i === k * SLICE) {
+      const got = await this.requests[k];
+      delete this.requests[k];
+      if ('ok' in got && got.ok.length === Math.min(SLICE, this.jobs.length - i)) {
+        this.slice = got.ok;
+        this.sliceStart = i;
+        this.post(k + AHEAD);
+      } else {
+        this.worker = undefined;
+        this.onWorkerFailed('failed' in got ? got.failed : new Error(`parse worker answered ${got.ok.length} of ${SLICE} jobs`));
+        return this.examineHere(this.jobs[i]);
+      }
+    }
+    return this.slice[i - this.sliceStart];
+  }
+
+  private async examineHere(job: FileJob): Promise<FileOutcome> {
+    // Both loaded on first need: a clean scan loads neither, a touch-only one never loads the parser.
+    this.hash ??= await loadHasher();
+    const read = readFileJob(job, this.hash);
+    if (read.kind !== 'parse') return read;
+    this.parseNote ??= (await import('../vault/markdown')).parseNote;
+    return parseFileJob(job, read.bytes, read.hash, { hash: this.hash, parseNote: this.parseNote });
+  }
+}

@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openProject, type Project } from '../../../src/core/project';
+import { ParseWorker } from '../../../src/core/scan/parsePool';
+import { PARSE_WORKER_MIN_FILES } from '../../../src/core/scan/scanner';
+import type { ScanOptions, ScanReport } from '../../../src/core/scan/scanner';
+import { tempVault, type TempVault } from '../../helpers/tempVault';
+import { notes } from './parseCorpus';
+import { rowsDigest } from './parseDigest';
+
+// Issue 17: a large scan parses in a worker thread while the scanning thread writes SQLite. What it writes must be
+// exactly what parsing on the scanning thread writes, for awkward notes and for files that are not notes at all,
+// and a worker that dies mid-scan must cost nothing but speed.
+
+/** The parse corpus (hostile Markdown and YAML, the ADR corpus, a generated vault) plus files a scan must refuse or flag. */
+function corpusVault(): TempVault {
+  const v = tempVault();
+  for (const { rel, raw } of notes()) v.write(rel, raw);
+  v.write('odd/binary.md', Buffer.from([0x23, 0x20, 0x41, 0x00, 0x42, 0x0a]));
+  v.write('odd/latin1.md', Buffer.from('# Caf\xe9 cr\xe8me\n', 'latin1'));
+  v.write('odd/huge.md', `# Huge\n${'word '.repeat(300_000)}\n`);
+  execFileSync('mkfifo', [join(v.notes, 'odd', 'fifo.md')]);
+  return v;
+}
+
+/** Everything the index holds (rows and FTS rowids by content), and the report without its timings. */
+function snapshot(p: Project, r: ScanReport) {
+  const rows = rowsDigest({
+    documents: p.index.all('SELECT * FROM documents ORDER BY id'),
+    chunks: p.index.all('SELECT * FROM chunks ORDER BY id'),
+    links: p.index.all('SELECT * FROM links ORDER BY rowid'),
+    // A term that every chunk with text has: its matches name every indexed rowid.
+    fts: p.index.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'the OR a OR word0 OR x' ORDER BY rowid"),
+  });
+  const { durationMs: _d, staleness: _s, ...report } = r;
+  return { rows, report };
+}
+
+async function scanFresh(v: TempVault, opts: ScanOptions) {
+  const p = openProject({ vault: v.root });
+  try {
+    const r = await p.scan({ maxFileBytes: 1_000_000, ...opts });
+    return snapshot(p, r);
+  } finally {
+    p.close();
+  }
+}
+
+const removeIndex = (v: TempVault) => execFileSync('rm', ['-f', join(v.root, '.k0maru', 'index.db'), join(v.root, '.k0maru', 'index.db-journal')]);
+
+test('a large scan parsed in the worker writes exactly what parsing on the scanning thread writes', async () => {
+  const v = corpusVault();
+  const pool = new ParseWorker();
+  try {
+    const here = await scanFresh(v, { parseWorker: false });
+    assert.ok(here.report.added > PARSE_WORKER_MIN_FILES, `enough notes for the worker (${here.report.added})`);
+    assert.equal(pool.answered, 0);
+    removeIndex(v);
+    const there = await scanFresh(v, { parseWorkerPool: pool });
+    assert.ok(pool.answered >= Math.floor(here.report.added / 100), `the worker examined the files (${pool.answered} requests)`);
+    assert.deepStrictEqual(there, here);
+    const reasons = here.report.skipped.map((s) => `${s.path}: ${s.reason.replace(/\(.*/, '')}`).sort();
+    assert.deepEqual(reasons, ['nul.md: binary content ', 'odd/binary.md: binary content ', 'odd/fifo.md: a FIFO ', 'odd/huge.md: too large '], 'the refused files, either way');
+    assert.ok(here.report.warnings.some((w) => w.path === 'odd/latin1.md' && /invalid UTF-8/.test(w.message)), 'invalid UTF-8 is flagged');
+    assert.ok(here.report.warnings.some((w) => /invalid frontmatter/.test(w.message)), 'invalid YAML is flagged');
+  } finally {
+    pool.dispose();
+    v.cleanup();
+  }
+});
+
+test('a worker that dies mid-scan costs speed, not a note: the scan finishes on its own thread with the same rows', async () => {
+  const v = corpusVault();
+  // The real worker, in a thread that exits instead of sending its second answer.
+  const script = join(v.root, 'dying-worker.js');
+  const tsx = require.resolve('tsx/cjs/api');
+  const real = join(__dirname, '..', '..', '..', 'src', 'core', 'scan', 'parseWorker.ts');
+  writeFileSync(script, `const { parentPort } = require('node:worker_threads'); let n = 0;
+const post = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m) => (++n === 2 ? process.exit(7) : post(m));
+require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(real)});\n`);
+  const pool = new ParseWorker({ script });
+  const warnings: string[] = [];
+  try {
+    const here = await scanFresh(v, { parseWorker: false });
+    removeIndex(v);
+    const p = openProject({ vault: v.root, log: (level, msg) => level === 'warn' && warnings.push(msg) });
+    let there;
+    try {
+      there = snapshot(p, await p.scan({ maxFileBytes: 1_000_000, parseWorkerPool: pool }));
+    } finally {
+      p.close();
+    }
+    assert.equal(pool.answered, 1, 'the worker answered once before it died');
+    assert.equal(pool.crashes, 1);
+    assert.ok(warnings.some((w) => /parse worker exited with code 7; parsing the remaining notes/.test(w)), warnings.join('\n'));
+    assert.deepStrictEqual(there, here);
+  } finally {
+    pool.dispose();
+    v.cleanup();
+  }
+});
+
+test('a worker script that cannot start leaves the scan to the scanning thread', async () => {
+  const v = corpusVault();
+  const pool = new ParseWorker({ script: join(v.root, 'missing-worker.js') });
+  try {
+    const here = await scanFresh(v, { parseWorker: false });
+    removeIndex(v);
+    const there = await scanFresh(v, { parseWorkerPool: pool });
+    assert.equal(pool.answered, 0);
+    assert.deepStrictEqual(there, here);
+  } finally {
+    pool.dispose();
+    v.cleanup();
+  }
+});
+
+test('a small scan never starts a worker', async () => {
+  const v = tempVault({ 'a.md': '# A\ntext\n', 'b.md': '# B\n[[a]]\n' });
+  const pool = new ParseWorker();
+  try {
+    const r = await scanFresh(v, { parseWorkerPool: pool });
+    assert.equal(r.report.added, 2);
+    assert.equal(pool.answered, 0);
+  } finally {
+    pool.dispose();
+    v.cleanup();
+  }
+});
