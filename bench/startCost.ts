@@ -12,7 +12,8 @@
 //  - scan5k:    the same on 5,000 notes;
 //  - recall5k:  `k0maru recall <query> --mode bm25` on 5,000 notes;
 //  - scanTierUp (WASM only): scan500 with K0MARU_WASM_TIERUP=1 (V8's default WASM tiering; wasmTier.ts).
-// Cold index: in-process, per runtime (bench/lib/coldIndex.ts), first and steady docs/s at 5,000 notes.
+// Cold index: in-process, per runtime (bench/lib/coldIndex.ts), first and steady docs/s at 5,000 notes, with the
+// parse worker and without (K0MARU_PARSE_WORKER=0); and whole-process `k0maru scan` onto a deleted index, both ways.
 // Not measured: `recall --mode hybrid` whole-process — it needs every passage embedded first (~18,600 passages of
 // the 5,000-note vault at ~30/s with the WASM embedder: ~10 min per run), which this bench does not spend.
 import { spawnSync } from 'node:child_process';
@@ -31,10 +32,32 @@ const out = join(__dirname, 'results', 'startCost.json');
 
 type Step = { key: string; cwd: string; args: string[]; env?: NodeJS.ProcessEnv };
 
-function coldIndex(rt: Runtime, root: string): unknown {
-  const r = spawnSync(rt.node, ['--import', 'tsx', join(__dirname, 'lib', 'coldIndex.ts'), root, String(COLD_REPS)], { encoding: 'utf8', cwd: join(__dirname, '..') });
+/** In-process cold index (bench/lib/coldIndex.ts), with the parse worker (default) or without (K0MARU_PARSE_WORKER=0). */
+function coldIndex(rt: Runtime, root: string, worker: boolean): unknown {
+  const env = { ...process.env, K0MARU_PARSE_WORKER: worker ? '1' : '0' };
+  const r = spawnSync(rt.node, ['--import', 'tsx', join(__dirname, 'lib', 'coldIndex.ts'), root, String(COLD_REPS)], { encoding: 'utf8', cwd: join(__dirname, '..'), env });
   if (r.status !== 0) throw new Error(`cold index on ${rt.engine} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+/** Whole-process `k0maru scan` onto a deleted index, interleaved with and without the parse worker: what a new user waits. */
+function coldCli(rt: Runtime, root: string, cli: string, errFile: string, docs: number) {
+  const wall: Record<'worker' | 'inThread', number[]> = { worker: [], inThread: [] };
+  const cpu: Record<'worker' | 'inThread', number[]> = { worker: [], inThread: [] };
+  for (let i = 0; i < COLD_REPS; i++) {
+    for (const mode of ['worker', 'inThread'] as const) {
+      for (const f of ['index.db', 'index.db-journal']) rmSync(join(root, '.k0maru', f), { force: true });
+      const m = measureProcess(root, [cli, 'scan'], { errFile, node: rt.node, env: { K0MARU_PARSE_WORKER: mode === 'worker' ? '1' : '0' } });
+      wall[mode].push(m.wall);
+      cpu[mode].push(m.cpu);
+    }
+  }
+  const rate = (ms: number[]) => Math.round(docs / (median(ms) / 1000));
+  return {
+    docsPerSecWall: { worker: rate(wall.worker), inThread: rate(wall.inThread) },
+    docsPerSecCpu: { worker: rate(cpu.worker), inThread: rate(cpu.inThread) },
+    wallMs: { worker: summary(wall.worker), inThread: summary(wall.inThread) },
+  };
 }
 
 function main() {
@@ -52,7 +75,9 @@ function main() {
     const query = gen.queries[0];
     const loadBefore = loadavg().map((x) => round(x, 2));
     // Cold indexes first (each deletes the index it builds on), then one scan leaves both vaults current.
-    const cold = Object.fromEntries(list.map((rt) => [rt.engine, coldIndex(rt, big)]));
+    const cold = Object.fromEntries(list.map((rt) => [rt.engine, coldIndex(rt, big, true)]));
+    const coldInThread = Object.fromEntries(list.map((rt) => [rt.engine, coldIndex(rt, big, false)]));
+    const coldWhole = Object.fromEntries(list.map((rt) => [rt.engine, coldCli(rt, big, cli, errFile, 5000)]));
     for (const root of [small, big]) measureProcess(root, [cli, 'scan'], { errFile });
     const steps = (rt: Runtime): Step[] => [
       { key: 'node', cwd: small, args: ['-e', '0'] },
@@ -86,6 +111,8 @@ function main() {
         wallMs: Object.fromEntries(Object.entries(ser).map(([k, v]) => [k, summary(v.wall)])),
         ratioToNode: ratios,
         coldIndex5k: cold[rt.engine],
+        coldIndex5kWithoutParseWorker: coldInThread[rt.engine],
+        coldIndex5kWholeProcess: coldWhole[rt.engine],
         goals: {
           cleanScanMaxRatio2: { scan500: ratios.scan500.cpu <= 2, scan5k: ratios.scan5k.cpu <= 2 },
           recallBm25At5kMaxRatio3: ratios.recall5k.cpu <= 3,
@@ -111,6 +138,9 @@ function main() {
       const e = v as { cpuMs: Record<string, { median: number }>; ratioToNode: unknown; coldIndex5k: unknown };
       console.log(k, 'CPU medians ms', Object.fromEntries(Object.entries(e.cpuMs).map(([s, m]) => [s, m.median])), 'ratios', JSON.stringify(e.ratioToNode));
       console.log(k, 'cold index 5k', JSON.stringify(e.coldIndex5k));
+      const w = v as { coldIndex5kWithoutParseWorker: unknown; coldIndex5kWholeProcess: unknown };
+      console.log(k, 'cold index 5k without the parse worker', JSON.stringify(w.coldIndex5kWithoutParseWorker));
+      console.log(k, 'cold index 5k, whole k0maru scan process', JSON.stringify(w.coldIndex5kWholeProcess));
     }
     if (missing) console.log(missing);
     console.log('load:', result.machine.loadavgAfter);

@@ -55,7 +55,7 @@ test('`npm run package` builds production bundles and a .vsix that carries them,
   assert.deepEqual(names.filter((n) => n.startsWith('extension/node_modules/') || n.startsWith('extension/src/') || n.startsWith('extension/test/')), [], 'only bundles, no sources or dependencies');
   // Every bundle esbuild writes (the lazily loaded chunks too); the WASM loaders copied from onnxruntime are not ours.
   const bundles = names.filter((n) => /^extension\/dist\/(webview\/)?[^/]+\.(js|mjs|cjs)$/.test(n) && !/\/ort-wasm/.test(n));
-  for (const needed of ['extension.js', 'extensionConsole.js', 'embedWorker.js', 'cli.mjs', 'mcp.mjs', 'webview/webview.js']) {
+  for (const needed of ['extension.js', 'extensionConsole.js', 'embedWorker.js', 'parseWorker.js', 'cli.mjs', 'mcp.mjs', 'webview/webview.js']) {
     assert.ok(bundles.includes(`extension/dist/${needed}`), `dist/${needed} is in the package`);
   }
   const loose = bundles.map((n) => ({ n, ...minified(zip.get(n)!.toString('utf8')) })).filter((b) => !b.ok);

@@ -23,6 +23,8 @@ export class OutcomeStream {
   private sliceStart = 0;
   private nextJob = 0;
   private worker: ParseWorker | undefined;
+  /** Worker requests whose outcomes were used, and whether the worker failed and the rest was examined here. */
+  readonly workerUse = { requests: 0, fellBack: false };
 
   constructor(
     private readonly jobs: FileJob[],
@@ -53,9 +55,11 @@ export class OutcomeStream {
       if ('ok' in got && got.ok.length === Math.min(SLICE, this.jobs.length - i)) {
         this.slice = got.ok;
         this.sliceStart = i;
+        this.workerUse.requests++;
         this.post(k + AHEAD);
       } else {
         this.worker = undefined;
+        this.workerUse.fellBack = true;
         this.onWorkerFailed('failed' in got ? got.failed : new Error(`parse worker answered ${got.ok.length} of ${SLICE} jobs`));
         return this.examineHere(this.jobs[i]);
       }

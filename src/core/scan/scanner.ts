@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { IndexDb } from '../index/db';
 import { DocumentWriter } from '../index/store';
 import { resolveLinks } from '../index/links';
@@ -28,6 +29,8 @@ export interface ScanReport {
   /** Paths whose indexed content changed (added or modified), for re-embedding and rule hot-swap. */
   changedPaths: string[];
   deletedPaths: string[];
+  /** Present when a parse worker examined files (large scans): its requests used, and whether it failed midway. */
+  parseWorker?: { requests: number; fellBack: boolean };
   /** The staleness update Project.scan() ran after this scan (absent when it failed or was not run). */
   staleness?: { checked: number; stale: number; ms: number; status: import('../stale/types').StalenessStatus; warnings: string[] };
 }
@@ -48,7 +51,7 @@ export interface ScanOptions {
   yieldEveryMs?: number;
   /** Withdraws the staleness update that follows the scan (its git processes are killed). */
   signal?: AbortSignal;
-  /** false: parse on the scanning thread even for a large scan (tests compare both ways). */
+  /** false: parse on the scanning thread even for a large scan; true: use the worker even on one core (tests). */
   parseWorker?: boolean;
   /** The worker to use instead of the process's shared one (tests: one whose script fails). */
   parseWorkerPool?: ParseWorker;
@@ -69,6 +72,15 @@ export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
  * start (~30 ms bundled) costs more than the overlap saves; a one-note edit never starts one.
  */
 export const PARSE_WORKER_MIN_FILES = 300;
+
+/**
+ * A worker only overlaps work when there is a second core to run it (a one-core container would just pay its
+ * start); `K0MARU_PARSE_WORKER=0` turns it off (benches compare both ways).
+ */
+function parseWorkerWanted(opts: ScanOptions): boolean {
+  if (opts.parseWorker !== undefined || opts.parseWorkerPool) return opts.parseWorker !== false;
+  return process.env.K0MARU_PARSE_WORKER !== '0' && availableParallelism() > 1;
+}
 
 /**
  * The three-tier incremental scanner: (1) presence in an in-memory map warmed from the index, (2) mtime + size
@@ -145,7 +157,7 @@ export class IncrementalScanner {
       steps.push(step);
     }
     // Many files to read and parse: a worker thread does that while this one writes SQLite (issue 17).
-    const worker = opts.parseWorker !== false && jobs.length >= PARSE_WORKER_MIN_FILES ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
+    const worker = jobs.length >= PARSE_WORKER_MIN_FILES && parseWorkerWanted(opts) ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
     const outcomes = new OutcomeStream(jobs, worker, (err) => this.idx.log('warn', `scan: ${err.message}; parsing the remaining notes on the scanning thread`));
 
     const batchSize = opts.yieldEveryMs ? SMALL_BATCH : BATCH;
@@ -197,6 +209,7 @@ export class IncrementalScanner {
       await maybeYield();
     }
     commit();
+    if (worker) report.parseWorker = { ...outcomes.workerUse };
 
     // Every file seen is in `known` by now, so equal sizes mean nothing was deleted (no O(n) key walk then).
     const gone = known.size === seen.size ? [] : [...known.keys()].filter((p) => !seen.has(p));

@@ -2,12 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openProject, type Project } from '../../../src/core/project';
 import { ParseWorker } from '../../../src/core/scan/parsePool';
 import { PARSE_WORKER_MIN_FILES } from '../../../src/core/scan/scanner';
 import type { ScanOptions, ScanReport } from '../../../src/core/scan/scanner';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
+import { DIST_CLI, ensureBuilt } from '../../helpers/build';
+import { generateVault } from '../../../bench/lib/vaultGen';
 import { notes } from './parseCorpus';
 import { rowsDigest } from './parseDigest';
 
@@ -35,8 +38,8 @@ function snapshot(p: Project, r: ScanReport) {
     // A term that every chunk with text has: its matches name every indexed rowid.
     fts: p.index.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'the OR a OR word0 OR x' ORDER BY rowid"),
   });
-  const { durationMs: _d, staleness: _s, ...report } = r;
-  return { rows, report };
+  const { durationMs: _d, staleness: _s, parseWorker, ...report } = r;
+  return { rows, report, parseWorker };
 }
 
 async function scanFresh(v: TempVault, opts: ScanOptions) {
@@ -61,7 +64,9 @@ test('a large scan parsed in the worker writes exactly what parsing on the scann
     removeIndex(v);
     const there = await scanFresh(v, { parseWorkerPool: pool });
     assert.ok(pool.answered >= Math.floor(here.report.added / 100), `the worker examined the files (${pool.answered} requests)`);
-    assert.deepStrictEqual(there, here);
+    assert.deepEqual(there.parseWorker, { requests: Math.ceil((here.report.added + 2) / 100), fellBack: false }, 'every file to read went through the worker (the added notes and the two binary ones)');
+    assert.equal(here.parseWorker, undefined);
+    assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
     const reasons = here.report.skipped.map((s) => `${s.path}: ${s.reason.replace(/\(.*/, '')}`).sort();
     assert.deepEqual(reasons, ['nul.md: binary content ', 'odd/binary.md: binary content ', 'odd/fifo.md: a FIFO ', 'odd/huge.md: too large '], 'the refused files, either way');
     assert.ok(here.report.warnings.some((w) => w.path === 'odd/latin1.md' && /invalid UTF-8/.test(w.message)), 'invalid UTF-8 is flagged');
@@ -97,7 +102,8 @@ require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(real)});\n`
     assert.equal(pool.answered, 1, 'the worker answered once before it died');
     assert.equal(pool.crashes, 1);
     assert.ok(warnings.some((w) => /parse worker exited with code 7; parsing the remaining notes/.test(w)), warnings.join('\n'));
-    assert.deepStrictEqual(there, here);
+    assert.deepEqual(there.parseWorker, { requests: 1, fellBack: true });
+    assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
   } finally {
     pool.dispose();
     v.cleanup();
@@ -112,7 +118,8 @@ test('a worker script that cannot start leaves the scan to the scanning thread',
     removeIndex(v);
     const there = await scanFresh(v, { parseWorkerPool: pool });
     assert.equal(pool.answered, 0);
-    assert.deepStrictEqual(there, here);
+    assert.deepEqual(there.parseWorker, { requests: 0, fellBack: true });
+    assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
   } finally {
     pool.dispose();
     v.cleanup();
@@ -126,8 +133,27 @@ test('a small scan never starts a worker', async () => {
     const r = await scanFresh(v, { parseWorkerPool: pool });
     assert.equal(r.report.added, 2);
     assert.equal(pool.answered, 0);
+    assert.equal(r.parseWorker, undefined);
   } finally {
     pool.dispose();
+    v.cleanup();
+  }
+});
+
+test('the bundled CLI parses a large cold index in dist/parseWorker.js and exits when done', async () => {
+  ensureBuilt();
+  const v = tempVault();
+  generateVault(v.notes, 450);
+  try {
+    const env = { ...process.env, K0MARU_PARSE_WORKER: undefined };
+    const out = execFileSync(process.execPath, [DIST_CLI, 'scan', '--json', '--vault', v.root], { encoding: 'utf8', env });
+    const report = JSON.parse(out) as ScanReport;
+    assert.equal(report.added, 450);
+    // One core: no worker (nothing to overlap with); the rows are the same either way (tests above).
+    assert.deepEqual(report.parseWorker, availableParallelism() > 1 ? { requests: 5, fellBack: false } : undefined);
+    const again = JSON.parse(execFileSync(process.execPath, [DIST_CLI, 'scan', '--json', '--vault', v.root], { encoding: 'utf8', env })) as ScanReport;
+    assert.deepEqual([again.unchanged, again.added, again.parseWorker], [450, 0, undefined], 'a clean scan reads no file and starts no worker');
+  } finally {
     v.cleanup();
   }
 });
