@@ -164,7 +164,7 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
     }
     let hash = '';
     if (db) {
-      // Loaded only with a cache: hash-wasm's module carries every algorithm's WASM.
+      // Loaded only with a cache: its WASM is compiled on load.
       // The scanner's xxh3 loader: one WASM instance per process, and an import shape the ESM bundle resolves.
       hasher ??= await (await import('../scan/hash')).loadHasher();
       hash = `${PARSER_VERSION}:${hasher(raw)}`;

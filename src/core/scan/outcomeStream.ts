@@ -3,8 +3,18 @@ import { parseFileJob, readFileJob, type FileJob, type FileOutcome } from './exa
 import { loadHasher } from './hash';
 import type { ParseWorker } from './parsePool';
 
-/** Jobs per worker request: small enough that the scanning thread soon has work, large enough to amortise a post. */
-const SLICE = 100;
+/**
+ * Jobs per worker request: large enough to amortise a post; the first ones smaller, so the scanning thread has
+ * something to write soon after the worker starts instead of idling through a full slice.
+ */
+const SLICES = [25, 50, 100];
+
+/** Where each worker request's jobs start, for `total` jobs, and `total` last: one request per consecutive pair. */
+export function sliceStarts(total: number): number[] {
+  const starts = [0];
+  for (let k = 0; starts[k] < total; k++) starts.push(Math.min(total, starts[k] + SLICES[Math.min(k, SLICES.length - 1)]));
+  return starts;
+}
 /** Requests posted ahead of the one being consumed: keeps the worker busy without queueing a vault in memory. */
 const AHEAD = 3;
 
@@ -19,6 +29,9 @@ export class OutcomeStream {
   private hash: ((data: Uint8Array | string) => string) | undefined;
   private parseNote: ((text: string, rel: string) => ParsedNote) | undefined;
   private readonly requests: Promise<Settled>[] = [];
+  /** Where each slice starts in `jobs` (one more entry than there are slices). */
+  private readonly starts: number[];
+  private nextSlice = 0;
   private slice: FileOutcome[] = [];
   private sliceStart = 0;
   private nextJob = 0;
@@ -32,12 +45,13 @@ export class OutcomeStream {
     private readonly onWorkerFailed: (err: Error) => void = () => {},
   ) {
     this.worker = worker;
+    this.starts = sliceStarts(jobs.length);
     if (worker) for (let k = 0; k < AHEAD; k++) this.post(k);
   }
 
   private post(k: number): void {
-    const jobs = this.jobs.slice(k * SLICE, (k + 1) * SLICE);
-    if (!jobs.length || !this.worker) return;
+    if (k + 1 >= this.starts.length || !this.worker) return;
+    const jobs = this.jobs.slice(this.starts[k], this.starts[k + 1]);
     this.requests[k] = this.worker.examine(jobs).then(
       (ok) => ({ ok }),
       (failed: Error) => ({ failed }),
@@ -48,11 +62,12 @@ export class OutcomeStream {
     const i = this.nextJob++;
     if (i >= this.jobs.length) throw new Error(`OutcomeStream: job ${i} of ${this.jobs.length}`);
     if (!this.worker) return this.examineHere(this.jobs[i]);
-    const k = Math.floor(i / SLICE);
-    if (i === k * SLICE) {
+    if (i === this.starts[this.nextSlice]) {
+      const k = this.nextSlice++;
       const got = await this.requests[k];
       delete this.requests[k];
-      if ('ok' in got && got.ok.length === Math.min(SLICE, this.jobs.length - i)) {
+      const want = this.starts[k + 1] - i;
+      if ('ok' in got && got.ok.length === want) {
         this.slice = got.ok;
         this.sliceStart = i;
         this.workerUse.requests++;
@@ -60,7 +75,7 @@ export class OutcomeStream {
       } else {
         this.worker = undefined;
         this.workerUse.fellBack = true;
-        this.onWorkerFailed('failed' in got ? got.failed : new Error(`parse worker answered ${got.ok.length} of ${SLICE} jobs`));
+        this.onWorkerFailed('failed' in got ? got.failed : new Error(`parse worker answered ${got.ok.length} of ${want} jobs`));
         return this.examineHere(this.jobs[i]);
       }
     }

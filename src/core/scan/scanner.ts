@@ -51,7 +51,7 @@ export interface ScanOptions {
   yieldEveryMs?: number;
   /** Withdraws the staleness update that follows the scan (its git processes are killed). */
   signal?: AbortSignal;
-  /** false: parse on the scanning thread even for a large scan; true: use the worker even on one core (tests). */
+  /** false: parse on the scanning thread even for a large scan; true: use the worker for any scan (tests). */
   parseWorker?: boolean;
   /** The worker to use instead of the process's shared one (tests: one whose script fails). */
   parseWorkerPool?: ParseWorker;
@@ -67,19 +67,19 @@ const BATCH = 400;
 /** Batch size when yielding: ~100 notes of parse + insert stay well under a frame budget's worth of work. */
 const SMALL_BATCH = 50;
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
-/**
- * From this many files to read on, a scan parses them in a worker thread (parsePool.ts). Below it the worker's
- * start (~30 ms bundled) costs more than the overlap saves; a one-note edit never starts one.
- */
-export const PARSE_WORKER_MIN_FILES = 300;
+/** From this many files to read on, a scan parses them in a worker thread (parsePool.ts; see parseWorkerWanted). */
+export const PARSE_WORKER_MIN_FILES = 1500;
 
 /**
- * A worker only overlaps work when there is a second core to run it (a one-core container would just pay its
- * start); `K0MARU_PARSE_WORKER=0` turns it off (benches compare both ways).
+ * Whether this scan's files go through the parse worker. Only for many files: a worker is a second Node
+ * environment to start (~30 ms on this 2-core machine), which a whole `k0maru scan` process recovers from about
+ * 1,500 files on (measured against parsing in-thread: +25–35 ms at 300 files, +10 at 1,000, −5 to −40 at 2,000,
+ * −70 to −150 at 5,000). Only with a second core to run it; `K0MARU_PARSE_WORKER=0` turns it off (benches compare
+ * both ways). `parseWorker: true` uses it whatever the count (tests).
  */
-function parseWorkerWanted(opts: ScanOptions): boolean {
-  if (opts.parseWorker !== undefined || opts.parseWorkerPool) return opts.parseWorker !== false;
-  return process.env.K0MARU_PARSE_WORKER !== '0' && availableParallelism() > 1;
+function parseWorkerWanted(opts: ScanOptions, files: number): boolean {
+  if (opts.parseWorker !== undefined) return opts.parseWorker;
+  return files >= PARSE_WORKER_MIN_FILES && process.env.K0MARU_PARSE_WORKER !== '0' && availableParallelism() > 1;
 }
 
 /**
@@ -157,7 +157,7 @@ export class IncrementalScanner {
       steps.push(step);
     }
     // Many files to read and parse: a worker thread does that while this one writes SQLite (issue 17).
-    const worker = jobs.length >= PARSE_WORKER_MIN_FILES && parseWorkerWanted(opts) ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
+    const worker = parseWorkerWanted(opts, jobs.length) ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
     const outcomes = new OutcomeStream(jobs, worker, (err) => this.idx.log('warn', `scan: ${err.message}; parsing the remaining notes on the scanning thread`));
 
     const batchSize = opts.yieldEveryMs ? SMALL_BATCH : BATCH;

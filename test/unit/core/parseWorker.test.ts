@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { openProject, type Project } from '../../../src/core/project';
 import { ParseWorker } from '../../../src/core/scan/parsePool';
+import { sliceStarts } from '../../../src/core/scan/outcomeStream';
 import { PARSE_WORKER_MIN_FILES } from '../../../src/core/scan/scanner';
 import type { ScanOptions, ScanReport } from '../../../src/core/scan/scanner';
 import { tempVault, type TempVault } from '../../helpers/tempVault';
@@ -59,12 +60,12 @@ test('a large scan parsed in the worker writes exactly what parsing on the scann
   const pool = new ParseWorker();
   try {
     const here = await scanFresh(v, { parseWorker: false });
-    assert.ok(here.report.added > PARSE_WORKER_MIN_FILES, `enough notes for the worker (${here.report.added})`);
+    assert.ok(here.report.added > 600, `the corpus was written (${here.report.added} notes)`);
     assert.equal(pool.answered, 0);
     removeIndex(v);
-    const there = await scanFresh(v, { parseWorkerPool: pool });
-    assert.ok(pool.answered >= Math.floor(here.report.added / 100), `the worker examined the files (${pool.answered} requests)`);
-    assert.deepEqual(there.parseWorker, { requests: Math.ceil((here.report.added + 2) / 100), fellBack: false }, 'every file to read went through the worker (the added notes and the two binary ones)');
+    const there = await scanFresh(v, { parseWorker: true, parseWorkerPool: pool });
+    assert.ok(pool.answered >= sliceStarts(here.report.added).length - 1, `the worker examined the files (${pool.answered} requests)`);
+    assert.deepEqual(there.parseWorker, { requests: sliceStarts(here.report.added + 2).length - 1, fellBack: false }, 'every file to read went through the worker (the added notes and the two binary ones)');
     assert.equal(here.parseWorker, undefined);
     assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
     const reasons = here.report.skipped.map((s) => `${s.path}: ${s.reason.replace(/\(.*/, '')}`).sort();
@@ -95,7 +96,7 @@ require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(real)});\n`
     const p = openProject({ vault: v.root, log: (level, msg) => level === 'warn' && warnings.push(msg) });
     let there;
     try {
-      there = snapshot(p, await p.scan({ maxFileBytes: 1_000_000, parseWorkerPool: pool }));
+      there = snapshot(p, await p.scan({ maxFileBytes: 1_000_000, parseWorker: true, parseWorkerPool: pool }));
     } finally {
       p.close();
     }
@@ -116,7 +117,7 @@ test('a worker script that cannot start leaves the scan to the scanning thread',
   try {
     const here = await scanFresh(v, { parseWorker: false });
     removeIndex(v);
-    const there = await scanFresh(v, { parseWorkerPool: pool });
+    const there = await scanFresh(v, { parseWorker: true, parseWorkerPool: pool });
     assert.equal(pool.answered, 0);
     assert.deepEqual(there.parseWorker, { requests: 0, fellBack: true });
     assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
@@ -126,12 +127,13 @@ test('a worker script that cannot start leaves the scan to the scanning thread',
   }
 });
 
-test('a small scan never starts a worker', async () => {
-  const v = tempVault({ 'a.md': '# A\ntext\n', 'b.md': '# B\n[[a]]\n' });
+test('a scan of fewer files than PARSE_WORKER_MIN_FILES never starts a worker', async () => {
+  const v = tempVault();
+  generateVault(v.notes, PARSE_WORKER_MIN_FILES - 1);
   const pool = new ParseWorker();
   try {
     const r = await scanFresh(v, { parseWorkerPool: pool });
-    assert.equal(r.report.added, 2);
+    assert.equal(r.report.added, PARSE_WORKER_MIN_FILES - 1);
     assert.equal(pool.answered, 0);
     assert.equal(r.parseWorker, undefined);
   } finally {
@@ -143,17 +145,28 @@ test('a small scan never starts a worker', async () => {
 test('the bundled CLI parses a large cold index in dist/parseWorker.js and exits when done', async () => {
   ensureBuilt();
   const v = tempVault();
-  generateVault(v.notes, 450);
+  const n = PARSE_WORKER_MIN_FILES + 100;
+  generateVault(v.notes, n);
   try {
     const env = { ...process.env, K0MARU_PARSE_WORKER: undefined };
     const out = execFileSync(process.execPath, [DIST_CLI, 'scan', '--json', '--vault', v.root], { encoding: 'utf8', env });
     const report = JSON.parse(out) as ScanReport;
-    assert.equal(report.added, 450);
+    assert.equal(report.added, n);
     // One core: no worker (nothing to overlap with); the rows are the same either way (tests above).
-    assert.deepEqual(report.parseWorker, availableParallelism() > 1 ? { requests: 5, fellBack: false } : undefined);
+    assert.deepEqual(report.parseWorker, availableParallelism() > 1 ? { requests: sliceStarts(n).length - 1, fellBack: false } : undefined);
     const again = JSON.parse(execFileSync(process.execPath, [DIST_CLI, 'scan', '--json', '--vault', v.root], { encoding: 'utf8', env })) as ScanReport;
-    assert.deepEqual([again.unchanged, again.added, again.parseWorker], [450, 0, undefined], 'a clean scan reads no file and starts no worker');
+    assert.deepEqual([again.unchanged, again.added, again.parseWorker], [n, 0, undefined], 'a clean scan reads no file and starts no worker');
   } finally {
     v.cleanup();
   }
+});
+
+test('worker requests cover every job once, in order, small ones first', () => {
+  for (const n of [0, 1, 24, 25, 26, 75, 76, 299, 300, 5000]) {
+    const s = sliceStarts(n);
+    assert.equal(s[0], 0);
+    assert.equal(s[s.length - 1], n);
+    for (let k = 1; k < s.length; k++) assert.ok(s[k] > s[k - 1] && s[k] - s[k - 1] <= 100, `slice ${k} of ${n}`);
+  }
+  assert.deepEqual(sliceStarts(300), [0, 25, 75, 175, 275, 300]);
 });
