@@ -142,19 +142,30 @@ export class IncrementalScanner {
       }
     };
 
-    // First tiers for every file (presence, then mtime + size), so the files left are known before any is read.
-    type Step = { file: (typeof files)[number]; prev: Known | undefined; job?: FileJob };
-    const steps: Step[] = [];
+    // First tiers for every file (presence, then mtime + size), settled at once; the files left to read are collected
+    // so their number is known before any is read. A clean scan allocates nothing per file here.
+    let done = 0;
+    const progressEvery = Math.max(50, Math.floor(files.length / 100));
+    const tick = () => {
+      done++;
+      if (opts.onProgress && done % progressEvery === 0) opts.onProgress({ done, total: files.length });
+    };
+    const toRead: { rel: string; mtimeMs: number; size: number; prev: Known | undefined }[] = [];
     const jobs: FileJob[] = [];
     for (const file of files) {
       const prev = known.get(file.path);
       const { mtimeMs, size } = file.stat!;
-      const step: Step = { file, prev };
-      if (!(prev && prev.mtimeMs === mtimeMs && prev.size === size) && size <= maxBytes) {
-        step.job = { abs: file.abs, rel: file.path, prevHash: prev?.hash, readLimit: maxBytes + 1 };
-        jobs.push(step.job);
+      if (prev && prev.mtimeMs === mtimeMs && prev.size === size) {
+        seen.add(file.path);
+        report.unchanged++;
+        tick();
+      } else if (size > maxBytes) {
+        skipped.push({ path: file.path, reason: `too large (${size} bytes > ${maxBytes})` });
+        tick(); // not "seen": an indexed note that grew past the limit leaves the index
+      } else {
+        toRead.push({ rel: file.path, mtimeMs, size, prev });
+        jobs.push({ abs: file.abs, rel: file.path, prevHash: prev?.hash, readLimit: maxBytes + 1 });
       }
-      steps.push(step);
     }
     // Many files to read and parse: a worker thread does that while this one writes SQLite (issue 17).
     const worker = parseWorkerWanted(opts, jobs.length) ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
@@ -167,23 +178,8 @@ export class IncrementalScanner {
       await new Promise<void>((resolve) => setImmediate(resolve));
       lastYield = performance.now();
     };
-    let done = 0;
-    const progressEvery = Math.max(50, Math.floor(files.length / 100));
-    for (const { file, prev, job } of steps) {
-      done++;
-      if (opts.onProgress && done % progressEvery === 0) opts.onProgress({ done, total: files.length });
-      const rel = file.path;
-      const { mtimeMs, size } = file.stat!;
-      if (!job) {
-        if (size <= maxBytes || (prev && prev.mtimeMs === mtimeMs && prev.size === size)) {
-          seen.add(rel);
-          report.unchanged++;
-        } else {
-          skipped.push({ path: rel, reason: `too large (${size} bytes > ${maxBytes})` });
-          // not "seen": an indexed note that grew past the limit leaves the index
-        }
-        continue;
-      }
+    for (const { rel, mtimeMs, size, prev } of toRead) {
+      tick();
       const outcome = await outcomes.next();
       if (outcome.kind === 'unreadable') {
         skipped.push({ path: rel, reason: outcome.reason });

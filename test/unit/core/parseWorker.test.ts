@@ -43,8 +43,8 @@ function snapshot(p: Project, r: ScanReport) {
   return { rows, report, parseWorker };
 }
 
-async function scanFresh(v: TempVault, opts: ScanOptions) {
-  const p = openProject({ vault: v.root });
+async function scanFresh(v: TempVault, opts: ScanOptions, log?: (level: string, msg: string) => void) {
+  const p = openProject({ vault: v.root, log });
   try {
     const r = await p.scan({ maxFileBytes: 1_000_000, ...opts });
     return snapshot(p, r);
@@ -54,6 +54,15 @@ async function scanFresh(v: TempVault, opts: ScanOptions) {
 }
 
 const removeIndex = (v: TempVault) => execFileSync('rm', ['-f', join(v.root, '.k0maru', 'index.db'), join(v.root, '.k0maru', 'index.db-journal')]);
+
+/** A cold index of `v` parsed on the scanning thread, then one through `pool`, and the warnings the second logged. */
+async function bothWays(v: TempVault, pool: ParseWorker) {
+  const here = await scanFresh(v, { parseWorker: false });
+  removeIndex(v);
+  const warnings: string[] = [];
+  const there = await scanFresh(v, { parseWorker: true, parseWorkerPool: pool }, (level, msg) => level === 'warn' && warnings.push(msg));
+  return { here, there, warnings };
+}
 
 test('a large scan parsed in the worker writes exactly what parsing on the scanning thread writes', async () => {
   const v = corpusVault();
@@ -89,17 +98,8 @@ const post = parentPort.postMessage.bind(parentPort);
 parentPort.postMessage = (m) => (++n === 2 ? process.exit(7) : post(m));
 require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(real)});\n`);
   const pool = new ParseWorker({ script });
-  const warnings: string[] = [];
   try {
-    const here = await scanFresh(v, { parseWorker: false });
-    removeIndex(v);
-    const p = openProject({ vault: v.root, log: (level, msg) => level === 'warn' && warnings.push(msg) });
-    let there;
-    try {
-      there = snapshot(p, await p.scan({ maxFileBytes: 1_000_000, parseWorker: true, parseWorkerPool: pool }));
-    } finally {
-      p.close();
-    }
+    const { here, there, warnings } = await bothWays(v, pool);
     assert.equal(pool.answered, 1, 'the worker answered once before it died');
     assert.equal(pool.crashes, 1);
     assert.ok(warnings.some((w) => /parse worker exited with code 7; parsing the remaining notes/.test(w)), warnings.join('\n'));
@@ -115,9 +115,7 @@ test('a worker script that cannot start leaves the scan to the scanning thread',
   const v = corpusVault();
   const pool = new ParseWorker({ script: join(v.root, 'missing-worker.js') });
   try {
-    const here = await scanFresh(v, { parseWorker: false });
-    removeIndex(v);
-    const there = await scanFresh(v, { parseWorker: true, parseWorkerPool: pool });
+    const { here, there } = await bothWays(v, pool);
     assert.equal(pool.answered, 0);
     assert.deepEqual(there.parseWorker, { requests: 0, fellBack: true });
     assert.deepStrictEqual({ ...there, parseWorker: undefined }, here);
