@@ -25,18 +25,20 @@ const ortNativeBinding = {
     });
   },
 };
-// node-sqlite3-wasm requires node:crypto when it is evaluated, for its VFS's xRandomness alone — which SQLite
-// calls only when it writes (a journal, a temp name). A one-shot read (a clean scan, a recall) loaded the whole
-// crypto module for nothing (~10 ms of a Node 20 start, issue 17): the require moves into the one call site.
+// node-sqlite3-wasm requires node:crypto when it is evaluated, for its VFS's xRandomness alone, and SQLite calls
+// that once per process, in sqlite3_open, to seed its own PRNG (temp file names, journal nonces; we never call
+// random() or randomblob()). Loading node:crypto for those 256 bytes cost a Node 20 one-shot command ~5 ms
+// (issue 17), so the seed comes from Math.random, which V8 seeds from the OS's entropy for every isolate — what
+// SQLite's own unix VFS falls back to without /dev/urandom is weaker (time and pid).
 const SQLITE_CRYPTO_REQUIRE = 'const crypto=require("node:crypto");';
-const sqliteLazyCrypto = {
-  name: 'sqlite-lazy-crypto',
+const sqliteSeedWithoutCrypto = {
+  name: 'sqlite-seed-without-crypto',
   setup(build) {
     build.onLoad({ filter: /node-sqlite3-wasm[\\/]dist[\\/]node-sqlite3-wasm\.js$/ }, (args) => {
       const src = readFileSync(args.path, 'utf8');
       if (src.split(SQLITE_CRYPTO_REQUIRE).length !== 2) throw new Error(`${args.path}: its node:crypto require changed; update esbuild.mjs`);
-      const lazy = 'const crypto={randomFillSync:(buf)=>require("node:crypto").randomFillSync(buf)};';
-      return { contents: src.replace(SQLITE_CRYPTO_REQUIRE, lazy), loader: 'js' };
+      const seed = 'const crypto={randomFillSync:(buf)=>{for(let i=0;i<buf.length;i++)buf[i]=(Math.random()*256)|0;return buf}};';
+      return { contents: src.replace(SQLITE_CRYPTO_REQUIRE, seed), loader: 'js' };
     });
   },
 };
@@ -48,7 +50,7 @@ const quietRequire = { 'unsupported-require-call': 'silent' };
 const watch = process.argv.includes('--watch');
 const nodeCommon = {
   bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: !production,
-  minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteLazyCrypto], logOverride: quietRequire,
+  minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteSeedWithoutCrypto], logOverride: quietRequire,
   alias: hashWasmXxh3Only,
   // Several ESM-only dependencies read import.meta.url; give them a CommonJS equivalent.
   define: { 'import.meta.url': 'importMetaUrl', __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
@@ -141,17 +143,18 @@ const splitBuild = {
   entryPoints: { cli: 'src/cli/bin.ts', mcp: 'src/mcp/bin.ts' },
   outdir: 'dist', bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
   outExtension: { '.js': '.mjs' }, chunkNames: 'lazy-[name]-[hash]', entryNames: '[name]',
-  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteLazyCrypto], logOverride: quietRequire,
+  sourcemap: !production, minify: production, logLevel: 'warning', external: ['vscode'], plugins: [ortNativeBinding, sqliteSeedWithoutCrypto], logOverride: quietRequire,
   alias: hashWasmXxh3Only,
   define: { __K0MARU_VERSION__: JSON.stringify(version), __K0MARU_BUNDLED__: 'true' },
   banner: {
     js: [
-      "import { createRequire as __k0CreateRequire } from 'node:module';",
-      "import { fileURLToPath as __k0FileURLToPath } from 'node:url';",
-      "import { dirname as __k0Dirname } from 'node:path';",
+      // No ESM import of a builtin in the banner: it is in every chunk, and an imported builtin's namespace is built
+      // with every lazy getter evaluated (node:module's loads worker_threads; issue 17, measured 4 ms of a Node 22
+      // clean scan). process.getBuiltinModule: Node >= 20.16 (package.json engines).
+      "const { createRequire: __k0CreateRequire } = process.getBuiltinModule('node:module');",
       'const require = __k0CreateRequire(import.meta.url);',
-      'const __filename = __k0FileURLToPath(import.meta.url);',
-      'const __dirname = __k0Dirname(__filename);',
+      "const __filename = require('node:url').fileURLToPath(import.meta.url);",
+      "const __dirname = require('node:path').dirname(__filename);",
     ].join('\n'),
   },
 };

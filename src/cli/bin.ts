@@ -30,7 +30,18 @@ for (const stream of [process.stdout, process.stderr]) {
 // the faster code. A query or value spelled `mcp` / `ui` only costs that command V8's default tiering.
 if (!LONG_LIVED.some((c) => process.argv.slice(2).includes(c))) preferQuickWasmStart();
 
-runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd(), env: process.env }).then(
+// stdin only when a command reads it: process.stdin's getter opens the stream, which on a pipe or file loads fs
+// streams and fs/promises (issue 17: a scan or a hook never reads stdin).
+const io = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  get stdin() {
+    return process.stdin;
+  },
+  cwd: process.cwd(),
+  env: process.env,
+};
+runCli(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = outputFailed && code === EXIT.OK ? EXIT.IO : code;
   },

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { isK0Error, K0Error, toK0Error, type ErrorCode } from '../core/errors';
 import { EXIT, writeLine, type CliIO, type Command } from './command';
 import { COMMANDS } from './commands/index';
 import { VERSION } from '../core/version';
 import { closest, closestFlag } from './suggest';
 import { resolveUserPath } from '../core/vault/userPath';
+import { nodeUtil } from '../core/fsutil/lazyBuiltin';
 
 const GLOBAL_OPTIONS = {
   vault: { type: 'string' },
@@ -106,7 +106,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const cmd = await entry.load();
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }, allowPositionals: cmd.allowPositionals ?? false, strict: true });
+    parsed = nodeUtil().parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }, allowPositionals: cmd.allowPositionals ?? false, strict: true });
   } catch (err) {
     const { message, hint } = describeParseError(err as Error & { code?: string }, Object.keys({ ...GLOBAL_OPTIONS, ...(cmd.options ?? {}) }));
     return usageError(io, argv, `k0maru ${name}`, message, `${usageLines(cmd)}\nRun 'k0maru ${name} --help' for details.`, hint);

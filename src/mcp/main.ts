@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { Readable } from 'node:stream';
 import type { K0McpServer, McpServerOptions } from './server';
 import { resolveUserPath } from '../core/vault/userPath';
@@ -6,6 +5,7 @@ import { OversizeLineFilter } from './oversizeFilter';
 import { QuickFront } from './quickFront';
 import { STATIC_ANSWERS } from './staticAnswers.generated';
 import { VERSION } from '../core/version';
+import { nodeUtil } from '../core/fsutil/lazyBuiltin';
 
 /**
  * `k0maru mcp [--sidecar] [--vault PATH]` over stdio. The transport owns stdout: every log line goes to stderr.
@@ -20,7 +20,7 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const SHUTDOWN_GRACE_MS = 5_000;
 
 export async function runMcpServer(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { sidecar: { type: 'boolean' }, vault: { type: 'string' }, debug: { type: 'boolean' } }, strict: false });
+  const { values } = nodeUtil().parseArgs({ args: argv, options: { sidecar: { type: 'boolean' }, vault: { type: 'string' }, debug: { type: 'boolean' } }, strict: false });
   const log = (level: string, message: string) => {
     if (level !== 'info' || values.debug) process.stderr.write(`[k0maru-mcp] ${level}: ${message}\n`);
   };

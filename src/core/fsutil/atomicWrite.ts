@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { crypto } from './lazyBuiltin';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -12,7 +12,7 @@ const LEGACY_TEMP_RE = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 /** A fresh temp path beside `target` (nothing is created). */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.k0-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.k0-${process.pid}-${crypto().randomBytes(6).toString('hex')}.tmp`);
 }
 
 export function isOurTempName(name: string): boolean {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../fsutil/lazyBuiltin';
 
 /**
  * The script of a worker thread: `bundledName` beside the bundle (dist/), or `sourceName` beside the calling
@@ -18,7 +19,7 @@ export function workerScriptPath(dir: string, bundledName: string, sourceName: s
  * process's cwd (an MCP server may run with cwd `/`).
  */
 export function startWorkerThread(file: string, workerData?: unknown): Worker {
-  if (!file.endsWith('.ts')) return new Worker(file, { workerData });
+  if (!file.endsWith('.ts')) return new (workerThreads().Worker)(file, { workerData });
   const boot = `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(file)});`;
-  return new Worker(boot, { eval: true, workerData });
+  return new (workerThreads().Worker)(boot, { eval: true, workerData });
 }

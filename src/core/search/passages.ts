@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { crypto } from '../fsutil/lazyBuiltin';
 
 /**
  * How an indexed chunk becomes the passages the vector channel embeds (the unit a vector belongs to): fixed
@@ -30,6 +30,7 @@ export function passagesOf(chunk: { id: number; docId: number; title: string; he
   const words = chunk.text.split(/\s+/).filter(Boolean);
   const prefix = opts.prefix === 'none' ? '' : opts.prefix === 'title' ? chunk.title : [chunk.title, chunk.heading].filter(Boolean).join(' — ');
   const out: Passage[] = [];
+  const { createHash } = crypto();
   const step = Math.max(1, opts.windowWords);
   for (let i = 0; i < Math.max(words.length, 1); i += step) {
     const body = words.slice(i, i + step).join(' ');

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { tempPathFor, writeNewFileSynced } from '../fsutil/atomicWrite';
+import { crypto } from '../fsutil/lazyBuiltin';
 import { rowBytes } from './dotKernel';
 
 /**
@@ -75,7 +75,7 @@ export function snapshotPath(indexPath: string, key: SnapshotKey): string {
   return join(dirname(indexPath), `vectors.${slug}.${layout}.bin`);
 }
 
-export const newSnapshotToken = (): string => randomBytes(8).toString('hex');
+export const newSnapshotToken = (): string => crypto().randomBytes(8).toString('hex');
 
 const pad4 = (n: number) => (n + 3) & ~3;
 

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST_CLI, ensureBuilt } from '../../helpers/build';
 import { tempVault } from '../../helpers/tempVault';
+import { findNode22 } from '../../../bench/lib/runtimes';
 
 // Issue 17: a one-shot process pays for every module it loads. A clean `k0maru scan` and a `recall --mode bm25`
 // must not load the Markdown parser, the YAML libraries, the xxh3 WASM, zod or the embedding code — only a scan
@@ -51,5 +53,42 @@ test('a clean scan and a bm25 recall of the built CLI load no parser, YAML, xxh3
     assert.ok(changed.sources.some((s) => s.includes('node_modules/hash-wasm/')), 'and hashed with xxh3');
   } finally {
     v.cleanup();
+  }
+});
+
+// Issue 17: Node builtins a one-shot command never calls, loaded anyway, cost several ms each: node:crypto (~36
+// internal modules; node-sqlite3-wasm used it to seed SQLite's PRNG at open) and node:worker_threads (~25, reached
+// through the parse worker's import and through node:util's namespace). Which builtins a process loaded comes from
+// Node's own process.moduleLoadList, written at exit by a preload; both runtimes (both SQLite engines) are probed.
+const UNUSED_BUILTINS = ['NativeModule crypto', 'NativeModule worker_threads'];
+
+function loadedBuiltins(node: string, args: string[], cwd: string, probeDir: string): string[] {
+  const out = join(probeDir, `modules-${Math.random().toString(36).slice(2)}.json`);
+  const preload = join(probeDir, 'probe.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`);
+  const r = spawnSync(node, ['-r', preload, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd } });
+  assert.equal(r.status, 0, r.stderr.slice(-2000));
+  return JSON.parse(readFileSync(out, 'utf8')) as string[];
+}
+
+test('a clean scan and a bm25 recall load neither node:crypto nor node:worker_threads, on either SQLite engine', () => {
+  ensureBuilt();
+  const notes = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`n/note-${i}.md`, `# Note ${i}\n\nCaching and retries ${i}.\n`]));
+  const v = tempVault(notes);
+  const probeDir = mkdtempSync(join(tmpdir(), 'k0-probe-'));
+  try {
+    assert.equal(spawnSync(process.execPath, [DIST_CLI, 'scan'], { cwd: v.root, encoding: 'utf8' }).status, 0);
+    for (const node of [process.execPath, findNode22()].filter((n): n is string => !!n)) {
+      // Control: the probe sees a builtin that is loaded.
+      assert.ok(loadedBuiltins(node, ['-e', "require('node:crypto')"], v.root, probeDir).includes('NativeModule crypto'), 'the probe sees node:crypto when it is loaded');
+      for (const args of [['scan'], ['recall', 'caching retries', '--mode', 'bm25']]) {
+        const loaded = loadedBuiltins(node, [DIST_CLI, ...args], v.root, probeDir);
+        assert.ok(loaded.length > 50, 'the probe wrote the module list');
+        assert.deepEqual(UNUSED_BUILTINS.filter((m) => loaded.includes(m)), [], `${node} k0maru ${args[0]} loaded none of them`);
+      }
+    }
+  } finally {
+    v.cleanup();
+    rmSync(probeDir, { recursive: true, force: true });
   }
 });
