@@ -68,6 +68,8 @@ const entries = [
   { in: 'src/extension/coreConsole.ts', out: 'dist/extensionConsole.js', ...nodeCommon },
   // The o200k BPE tokenizer on its own: loaded by path on the first token count (src/core/tokens/count.ts).
   { in: 'node_modules/gpt-tokenizer/cjs/encoding/o200k_base.js', out: 'dist/o200k.cjs', ...nodeCommon, sourcemap: false },
+  // re2-wasm's JavaScript on its own, required by path on the first regex only RE2 may run (src/core/guard/re2Pool.ts).
+  { in: 'node_modules/re2-wasm/build/src/re2.js', out: 'dist/re2.cjs', ...nodeCommon, sourcemap: false },
   { in: 'src/core/embed/worker.ts', out: 'dist/embedWorker.js', ...nodeCommon },
   // The parse worker of large scans (src/core/scan/parsePool.ts): markdown-it, js-yaml and xxh3, nothing else.
   { in: 'src/core/scan/parseWorker.ts', out: 'dist/parseWorker.js', ...nodeCommon },

@@ -89,9 +89,26 @@ function prepare(rule: GuardRule): PreparedRule {
   };
 }
 
+/**
+ * Compiled matchers by glob set: a check compiles each rule's scope for the rules and again for the scope
+ * diagnostics (scopeFiles.ts), and a long-lived host checks the same rules all day. Bounded: a vault has far
+ * fewer distinct scopes, and a host that meets more starts over.
+ */
+const MATCHER_MEMO_MAX = 2048;
+const matcherMemo = new Map<string, (path: string) => boolean>();
+
 /** Globs are relative to the repository root; a glob without `/` (`*.test.ts`) matches the file name anywhere. */
 export function globMatcher(globs: string[]): ((path: string) => boolean) | undefined {
   if (!globs.length) return undefined;
+  const key = globs.join('\0');
+  if (matcherMemo.has(key)) return matcherMemo.get(key);
+  if (matcherMemo.size >= MATCHER_MEMO_MAX) matcherMemo.clear();
+  const m = compileGlobs(globs);
+  matcherMemo.set(key, m);
+  return m;
+}
+
+function compileGlobs(globs: string[]): (path: string) => boolean {
   // `src\**\*.ts` in an ADR written on Windows: backslashes are separators here (userPath.ts), never glob escapes.
   const norm = globs.map((g) => g.replace(/\\/g, '/').replace(/^\.\//, ''));
   const withSlash = norm.filter((g) => g.includes('/'));

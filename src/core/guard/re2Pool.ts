@@ -1,6 +1,9 @@
 import { K0Error } from '../errors';
 import { LruMap } from './lru';
+import { join } from 'node:path';
 import { compileWasmQuickly } from '../index/wasmTier';
+
+declare const __K0MARU_BUNDLED__: boolean | undefined;
 
 /**
  * The process's RE2 engine (re2-wasm), loaded lazily, and the pool of its live compiled regexes: the one place that
@@ -23,10 +26,12 @@ export function re2Loaded(): boolean {
 }
 export function loadRe2(): Re2Ctor {
   // Loaded on first use: the WASM costs ~25 ms and many hook runs never meet a regex rule's prefilter.
-  // In the bundle, re2-wasm resolves re2.wasm beside dist/cli.js (esbuild.mjs copies it there).
-  // A literal require() so esbuild bundles the module while still loading it lazily.
+  // In the bundles re2-wasm's JavaScript is a file of its own (dist/re2.cjs, 190 KB) required by path, so a hook
+  // run that never needs RE2 does not even parse it (issue 17); it finds re2.wasm beside itself in dist/.
   // Compiled without TurboFan tier-up when the process is one-shot (the CLI, the git hook): ../index/wasmTier.ts.
-  re2Ctor ??= compileWasmQuickly(() => (require('re2-wasm') as { RE2: Re2Ctor }).RE2);
+  const bundled = typeof __K0MARU_BUNDLED__ !== 'undefined' && __K0MARU_BUNDLED__;
+  const path = bundled ? join(__dirname, 're2.cjs') : 're2-wasm';
+  re2Ctor ??= compileWasmQuickly(() => (require(path) as { RE2: Re2Ctor }).RE2);
   loaded = true;
   return re2Ctor;
 }

@@ -5,6 +5,11 @@ import { prepareRules, runRules } from '../../../src/core/guard/engine';
 import { parseAdrRules } from '../../../src/core/guard/ruleParser';
 import { re2Loaded } from '../../../src/core/guard/re2Pool';
 import type { ChangedFile } from '../../../src/core/guard/types';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { makeRepo } from './helpers';
+import { DIST_CLI, ensureBuilt } from '../../helpers/build';
 
 // Issue 17 item 1: RE2-WASM is loaded (compiled) only when a regex rule needs it — its literal prefilter matched an
 // added line, or it has no literal and V8 cannot run it in linear time. node --test runs this file in a process
@@ -54,4 +59,22 @@ test('a line holding the literal of an RE2 rule loads it, and the rule is judged
   const v = await runRules([fileOf('src/a.ts', [...clean, 'banned_call  (x); banned_call(y);'])], prepareRules(adr.rules), hunks);
   assert.deepEqual(v.map((x) => x.match), ['banned_call  (', 'banned_call(']);
   assert.equal(re2Loaded(), true);
+});
+
+test('the bundled pre-commit hook runs an RE2-only rule from dist/re2.cjs (re2-wasm outside the hook\'s chunks)', () => {
+  ensureBuilt();
+  assert.ok(existsSync(join(dirname(DIST_CLI), 're2.cjs')), 'the build writes dist/re2.cjs');
+  const chunks = readdirSync(dirname(DIST_CLI)).filter((f) => /^lazy-.*\.mjs$/.test(f));
+  assert.deepEqual(chunks.filter((f) => readFileSync(join(dirname(DIST_CLI), f), 'utf8').includes('translateRegExp')), [], 're2-wasm\'s code is in no lazy chunk');
+  const r = makeRepo({ '.k0maru/wiki/adr/adr-001.md': ['---', 'status: accepted', '---', '# ADR-1: no banned calls', '', '## Invariants', '', '- deny: /\\bbanned_call\\s*\\(/ | because: variable width', ''].join('\n'), 'src/ok.ts': 'export const ok = 1;\n' });
+  try {
+    r.commit('init');
+    r.write('src/bad.ts', 'banned_call  (x); banned_call(y);\n');
+    r.git('add', 'src/bad.ts');
+    const res = spawnSync(process.execPath, [DIST_CLI, 'hook', 'pre-commit'], { cwd: r.root, encoding: 'utf8' });
+    assert.equal(res.status, 1, res.stderr);
+    assert.match(res.stderr, /banned_call {2}\(/);
+  } finally {
+    r.dispose();
+  }
 });
