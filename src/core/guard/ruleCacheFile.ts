@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import type { NoteStat } from '../vault/noteFiles';
 import { basename, dirname, join } from 'node:path';
 import type { AdrRules } from './types';
 import { digest } from './digest';
@@ -56,16 +57,16 @@ interface FileShape {
 
 export interface RuleCacheFile {
   /** The cached rules of `rel` when its stat still matches (null = no rule source); undefined = parse it. */
-  lookup(rel: string, st: Stats): AdrRules | null | undefined;
+  lookup(rel: string, st: NoteStat): AdrRules | null | undefined;
   /** Remembers a fresh parse (skipped when the note's timestamps are too fresh to trust). */
-  record(rel: string, st: Stats, adr: AdrRules | null): void;
+  record(rel: string, st: NoteStat, adr: AdrRules | null): void;
   /** Writes the file when anything changed; `present` = every note listed this time (others are dropped). */
   save(present: Set<string>): void;
   /** For tests and the bench. */
   readonly status: 'loaded' | 'new' | 'ignored' | 'disabled';
 }
 
-function statKey(st: Stats): [number, number, number, number] {
+function statKey(st: NoteStat): [number, number, number, number] {
   return [st.mtimeMs, st.ctimeMs, st.size, st.ino];
 }
 

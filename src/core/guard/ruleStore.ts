@@ -1,4 +1,5 @@
-import { statSync, type Stats } from 'node:fs';
+import { statSync } from 'node:fs';
+import type { NoteStat } from '../vault/noteFiles';
 import { readConfig, type K0Config, type VaultPaths } from '../vault/paths';
 import { listSourceNotes, noteSources, readRegularFile, type NoteSource } from '../vault/noteSources';
 import { validateRegex } from './pattern';
@@ -134,7 +135,7 @@ export async function loadVaultRules(notes: RuleSources, db?: RuleCacheDb | null
   for (const f of files) {
     const row = rows.get(f.rel);
     // Stat only when there is a row to compare with (or a row to write); the first one-shot load just reads.
-    let st: Stats | undefined = f.stat;
+    let st: NoteStat | undefined = f.stat;
     if (!st && (row || db || fileCache)) {
       try {
         st = statSync(f.abs);

@@ -27,8 +27,22 @@ export interface NoteFile {
   rel: string;
   abs: string;
   /** Present when the walk was asked for stats (`stat: true`), and always for symlinked notes. */
-  stat?: Stats;
+  stat?: NoteStat;
 }
+
+/**
+ * The fields of a note's stat the scanner and the rule cache compare. Kept instead of the whole Stats: a walk of
+ * 5,000 notes holds them until it ends, and a Stats object is a dozen boxed numbers for V8's young generation to
+ * copy in every scavenge (issue 17: GC was 10-15 ms of a clean 5,000-note Node 22 scan).
+ */
+export interface NoteStat {
+  mtimeMs: number;
+  ctimeMs: number;
+  size: number;
+  ino: number;
+}
+
+const noteStat = (st: Stats): NoteStat => ({ mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, ino: st.ino });
 
 export interface SkippedFile {
   path: string;
@@ -203,7 +217,7 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
           skipped.push({ path: rel, reason: `symlink to ${kindOf(st)} (never opened)` });
           continue;
         }
-        files.push({ rel, abs, stat: st });
+        files.push({ rel, abs, stat: noteStat(st) });
         continue;
       }
       if (!isNote || isExcluded?.(rel)) continue;
@@ -216,7 +230,7 @@ export function listNoteFiles(root: string, opts: ListNotesOptions = {}): { file
         continue;
       }
       try {
-        files.push({ rel, abs, stat: statSync(abs) });
+        files.push({ rel, abs, stat: noteStat(statSync(abs)) });
       } catch (err) {
         skipped.push({ path: rel, reason: `cannot stat (${errCode(err)})` });
       }

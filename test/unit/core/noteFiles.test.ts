@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { listNoteFiles } from '../../../src/core/vault/noteFiles';
@@ -39,7 +39,8 @@ test('the rule: md/markdown regular files, no dot-files, ignored folders, exclud
     const r = listNoteFiles(p.wiki, { exclude: ['drafts/**'] });
     assert.deepEqual(r.files.map((f) => f.rel), ['A.MD', 'b.md', 'c.markdown', 'sub/deep/e.md']);
     assert.ok(r.files.every((f) => f.stat === undefined), 'the guard path makes no stat per regular file');
-    assert.ok(listNoteFiles(p.wiki, { stat: true }).files.every((f) => f.stat?.isFile()));
+    const withStat = listNoteFiles(p.wiki, { stat: true }).files;
+    assert.ok(withStat.every((f) => { const st = statSync(f.abs); return f.stat?.size === st.size && f.stat.mtimeMs === st.mtimeMs && f.stat.ctimeMs === st.ctimeMs && f.stat.ino === st.ino; }), 'the stat the walk keeps is the file\'s');
     assert.deepEqual(r.skipped, []);
   } finally {
     p.cleanup();
