@@ -153,6 +153,7 @@ const splitBuild = {
       // No ESM import of a builtin in the banner: it is in every chunk, and an imported builtin's namespace is built
       // with every lazy getter evaluated (node:module's loads worker_threads; issue 17, measured 4 ms of a Node 22
       // clean scan). process.getBuiltinModule: Node >= 20.16 (package.json engines).
+      "if (typeof process.getBuiltinModule !== 'function') { process.stderr.write(`k0maru needs Node.js 20.16 or newer (this is ${process.version})\\n`); process.exit(1); }",
       "const { createRequire: __k0CreateRequire } = process.getBuiltinModule('node:module');",
       'const require = __k0CreateRequire(import.meta.url);',
       "const __filename = require('node:url').fileURLToPath(import.meta.url);",

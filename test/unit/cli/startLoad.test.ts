@@ -92,3 +92,20 @@ test('a clean scan and a bm25 recall load neither node:crypto nor node:worker_th
     rmSync(probeDir, { recursive: true, force: true });
   }
 });
+
+test('on a Node without process.getBuiltinModule (older than 20.16) the built CLI says what it needs and exits 1', () => {
+  ensureBuilt();
+  const probeDir = mkdtempSync(join(tmpdir(), 'k0-oldnode-'));
+  try {
+    const preload = join(probeDir, 'old-node.cjs');
+    writeFileSync(preload, 'delete process.getBuiltinModule;\n');
+    const r = spawnSync(process.execPath, ['-r', preload, DIST_CLI, '--version'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /k0maru needs Node\.js 20\.16 or newer \(this is v\d+\.\d+\.\d+\)/);
+    assert.equal(r.stdout, '', 'nothing else ran');
+    const ok = spawnSync(process.execPath, [DIST_CLI, '--version'], { encoding: 'utf8' });
+    assert.equal(ok.status, 0, 'the control without the preload runs');
+  } finally {
+    rmSync(probeDir, { recursive: true, force: true });
+  }
+});
