@@ -15,8 +15,6 @@ export function sliceStarts(total: number): number[] {
   for (let k = 0; starts[k] < total; k++) starts.push(Math.min(total, starts[k] + SLICES[Math.min(k, SLICES.length - 1)]));
   return starts;
 }
-/** Requests posted ahead of the one being consumed: keeps the worker busy without queueing a vault in memory. */
-const AHEAD = 3;
 
 type Settled = { ok: FileOutcome[] } | { failed: Error };
 
@@ -32,6 +30,8 @@ export class OutcomeStream {
   /** Where each slice starts in `jobs` (one more entry than there are slices). */
   private readonly starts: number[];
   private nextSlice = 0;
+  /** The first slice not yet requested. */
+  private nextPost = 0;
   private slice: FileOutcome[] = [];
   private sliceStart = 0;
   private nextJob = 0;
@@ -42,20 +42,28 @@ export class OutcomeStream {
   constructor(
     private readonly jobs: FileJob[],
     worker: ParseWorker | undefined,
+    /**
+     * Jobs to keep requested ahead of the one consumed: more than the caller handles without awaiting (a write
+     * batch), or the worker runs dry while the caller is busy and the caller then waits for it.
+     */
+    private readonly leadJobs: number,
     private readonly onWorkerFailed: (err: Error) => void = () => {},
   ) {
     this.worker = worker;
     this.starts = sliceStarts(jobs.length);
-    if (worker) for (let k = 0; k < AHEAD; k++) this.post(k);
+    this.postAhead(0);
   }
 
-  private post(k: number): void {
-    if (k + 1 >= this.starts.length || !this.worker) return;
-    const jobs = this.jobs.slice(this.starts[k], this.starts[k + 1]);
-    this.requests[k] = this.worker.examine(jobs).then(
-      (ok) => ({ ok }),
-      (failed: Error) => ({ failed }),
-    );
+  /** Requests slices until they reach `leadJobs` past job `from` (bounded: a vault is never queued whole). */
+  private postAhead(from: number): void {
+    while (this.worker && this.nextPost + 1 < this.starts.length && this.starts[this.nextPost] < from + this.leadJobs) {
+      const k = this.nextPost++;
+      const jobs = this.jobs.slice(this.starts[k], this.starts[k + 1]);
+      this.requests[k] = this.worker.examine(jobs).then(
+        (ok) => ({ ok }),
+        (failed: Error) => ({ failed }),
+      );
+    }
   }
 
   async next(): Promise<FileOutcome> {
@@ -71,7 +79,7 @@ export class OutcomeStream {
         this.slice = got.ok;
         this.sliceStart = i;
         this.workerUse.requests++;
-        this.post(k + AHEAD);
+        this.postAhead(i);
       } else {
         this.worker = undefined;
         this.workerUse.fellBack = true;

@@ -64,6 +64,13 @@ interface Known {
 }
 
 const BATCH = 400;
+/**
+ * Files kept requested from the parse worker ahead of the one being written: three write batches. A batch is
+ * committed in one synchronous transaction, during which no request can be posted; with 300 ahead (before
+ * 2026-12-06) the worker ran dry in every commit and the writer then waited for it — 190 of a 5,000-note cold
+ * index's ~650 ms, against ~85 ms with this lead (bench/lib/coldIndex.ts, native engine; +12 % docs/s on both).
+ */
+const WORKER_LEAD_JOBS = 3 * BATCH;
 /** Batch size when yielding: ~100 notes of parse + insert stay well under a frame budget's worth of work. */
 const SMALL_BATCH = 50;
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -169,7 +176,7 @@ export class IncrementalScanner {
     }
     // Many files to read and parse: a worker thread does that while this one writes SQLite (issue 17).
     const worker = parseWorkerWanted(opts, jobs.length) ? (opts.parseWorkerPool ?? sharedParseWorker()) : undefined;
-    const outcomes = new OutcomeStream(jobs, worker, (err) => this.idx.log('warn', `scan: ${err.message}; parsing the remaining notes on the scanning thread`));
+    const outcomes = new OutcomeStream(jobs, worker, WORKER_LEAD_JOBS, (err) => this.idx.log('warn', `scan: ${err.message}; parsing the remaining notes on the scanning thread`));
 
     const batchSize = opts.yieldEveryMs ? SMALL_BATCH : BATCH;
     let lastYield = performance.now();
