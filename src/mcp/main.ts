@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { K0McpServer, McpServerOptions } from './server';
+import type { McpServerOptions } from './server';
+import type { SdkServer } from './sdkServer';
 import { resolveUserPath } from '../core/vault/userPath';
 import { OversizeLineFilter } from './oversizeFilter';
 import { QuickFront } from './quickFront';
@@ -27,7 +28,7 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const mode = values.sidecar ? 'sidecar' : 'full';
   const opts: McpServerOptions = { vault: typeof values.vault === 'string' ? resolveUserPath(values.vault, process.cwd()) : undefined, cwd: process.cwd(), env: process.env, log, mode };
   const write = (line: string) => void process.stdout.write(line);
-  let k0: Promise<K0McpServer> | undefined;
+  let k0: Promise<SdkServer> | undefined;
   // Resolves once the SDK has read all of its input that stdin will ever give (its end): see shutdown.
   let sdkInputRead: Promise<void> | undefined;
   // The SDK module, loaded at most once: by the hand-over, or ahead of it once tools/list is answered.
@@ -57,7 +58,8 @@ export async function runMcpServer(argv: string[]): Promise<void> {
   const input = new OversizeLineFilter(MAX_MESSAGE_BYTES, (m) => write(JSON.stringify(m) + '\n'), (m) => log('error', m));
   process.stdin.pipe(input);
   input.on('data', (chunk: Buffer) => front.push(chunk));
-  input.on('end', () => front.end());
+  // Resolves once the front has seen all of stdin and decided whether to hand over (so k0 is set if it will be).
+  const frontEnded = new Promise<void>((resolve) => input.on('end', () => (front.end(), resolve())));
   if (process.env.K0MARU_MCP_QUICK === '0') front.handOver();
   let closing = false;
   const shutdown = () => {
@@ -68,18 +70,16 @@ export async function runMcpServer(argv: string[]): Promise<void> {
     const grace = () => void setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
     if (k0) k0.then(grace, grace);
     else grace();
-    // Let requests already received finish (a client may write its last call and close stdin at once).
-    // The last messages are dispatched asynchronously after 'end': give them a moment to start, then drain.
+    // Let requests already received finish (a client may write its last call and close stdin at once): once the
+    // SDK has read all of its input (stdin's end; bounded, since a SIGTERM leaves stdin open), every request it
+    // was given is recorded, and the server waits until each is answered (requestLedger.ts).
     const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-    pause(100)
+    const bounded = (p: Promise<void> | undefined) => (p ? Promise.race([p, pause(SHUTDOWN_GRACE_MS / 5)]) : undefined);
+    bounded(frontEnded)!
       .then(async () => {
         const server = await k0;
-        if (server && sdkInputRead) {
-          // Handed over late (the SDK may still be starting when stdin ends): the messages it was given are
-          // dispatched once it reads them, so wait for that (bounded: a SIGTERM leaves stdin open), then the moment.
-          await Promise.race([sdkInputRead, pause(SHUTDOWN_GRACE_MS / 5)]);
-          await pause(100);
-        }
+        if (server) await bounded(sdkInputRead);
+        await server?.answered();
         await server?.idle();
         await server?.close();
       })
